@@ -1,0 +1,123 @@
+package dev.simhash.core;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The fast path (FeatureBag + SimHashAccumulator) agrees bit for bit with the naive reference. */
+class FeatureBagRandomizedTest {
+
+    private static final AtomicLong SEEDS = new AtomicLong(Long.getLong("tests.seed", System.nanoTime()));
+
+    private static String randomToken(Random r) {
+        int len = 1 + r.nextInt(8);
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < len; i++) {
+            switch (r.nextInt(5)) {
+                case 0 -> sb.append((char) ('a' + r.nextInt(6))); // small alphabet: many repeats
+                case 1 -> sb.append((char) (0x4E00 + r.nextInt(50))); // CJK
+                case 2 -> sb.appendCodePoint(0x1F600 + r.nextInt(20)); // emoji (surrogate pairs)
+                case 3 -> sb.append((char) (0x20 + r.nextInt(95)));
+                default -> sb.appendCodePoint(r.nextInt(0x10FFFF) & ~0xF800 | 0x21); // anything but surrogates
+            }
+        }
+        return sb.toString();
+    }
+
+    @RepeatedTest(200)
+    void tokensMatchReference() {
+        long seed = SEEDS.incrementAndGet();
+        Random r = new Random(seed);
+        int n = 1 + r.nextInt(4);
+        Weighting w = Weighting.values()[r.nextInt(Weighting.values().length)];
+        int minFeatures = r.nextInt(4) == 0 ? 1 + r.nextInt(30) : 1;
+        List<String> tokens = new ArrayList<>();
+        int count = r.nextInt(5) == 0 ? r.nextInt(4) : r.nextInt(2000);
+        for (int i = 0; i < count; i++) {
+            tokens.add(randomToken(r));
+        }
+        FeatureBag bag = new FeatureBag(new FingerprintOptions(n, w, minFeatures));
+        tokens.forEach(bag::addToken);
+        OptionalLong expected = ReferenceSimHash.fingerprint(tokens, n, w.optionName(), minFeatures);
+        assertEquals(expected, bag.fingerprint(), "seed " + seed);
+        // reuse after reset gives the same answer
+        bag.reset();
+        tokens.forEach(bag::addToken);
+        assertEquals(expected, bag.fingerprint(), "after reset, seed " + seed);
+    }
+
+    @RepeatedTest(100)
+    void explicitWeightsMatchReference() {
+        long seed = SEEDS.incrementAndGet();
+        Random r = new Random(seed);
+        Map<String, Double> weights = new LinkedHashMap<>();
+        int count = r.nextInt(300);
+        for (int i = 0; i < count; i++) {
+            double weight = r.nextBoolean() ? 1 + r.nextInt(10) : r.nextDouble() * 100 + 1e-9;
+            weights.put(randomToken(r), weight);
+        }
+        assertEquals(ReferenceSimHash.fingerprintWeighted(weights, 1), FeatureBag.fingerprintWeighted(weights, 1), "seed " + seed);
+    }
+
+    @Test
+    void noFeaturesMeansNoFingerprintNeverZero() {
+        FeatureBag bag = new FeatureBag(FingerprintOptions.DEFAULTS);
+        assertFalse(bag.fingerprint().isPresent());
+        assertFalse(FeatureBag.fingerprintWeighted(Map.of(), 1).isPresent());
+        assertThrows(IllegalStateException.class, () -> new SimHashAccumulator().fingerprint());
+    }
+
+    @Test
+    void identicalFeaturesInAnyOrderGiveTheSameFingerprintUnderTf() {
+        List<String> tokens = new ArrayList<>(List.of("the", "quick", "brown", "fox", "the", "lazy", "dog", "新闻", "新闻"));
+        FeatureBag a = new FeatureBag(FingerprintOptions.DEFAULTS);
+        tokens.forEach(a::addToken);
+        java.util.Collections.reverse(tokens);
+        FeatureBag b = new FeatureBag(FingerprintOptions.DEFAULTS);
+        tokens.forEach(b::addToken);
+        assertEquals(a.fingerprint(), b.fingerprint());
+    }
+
+    @Test
+    void smallEditsGiveSmallDistances() {
+        Random r = new Random(99);
+        List<String> words = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            words.add("w" + r.nextInt(300));
+        }
+        FeatureBag a = new FeatureBag(FingerprintOptions.DEFAULTS);
+        words.forEach(a::addToken);
+        words.set(17, "changed");
+        FeatureBag b = new FeatureBag(FingerprintOptions.DEFAULTS);
+        words.forEach(b::addToken);
+        int d = SimHash.distance(a.fingerprint().getAsLong(), b.fingerprint().getAsLong());
+        assertTrue(d <= 6, "one edit in 400 words moved " + d + " bits");
+    }
+
+    @Test
+    void invalidWeightsAndOptionsAreRejectedNamingThem() {
+        SimHashAccumulator acc = new SimHashAccumulator();
+        assertThrows(IllegalArgumentException.class, () -> acc.add(1, 0));
+        assertThrows(IllegalArgumentException.class, () -> acc.add(1, -2));
+        assertThrows(IllegalArgumentException.class, () -> acc.add(1, Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> acc.add(1, Double.POSITIVE_INFINITY));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new FingerprintOptions(0, Weighting.TF, 1))
+            .getMessage().startsWith("[shingle_size]"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new FingerprintOptions(1, Weighting.TF, 0))
+            .getMessage().startsWith("[min_features]"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Weighting.fromOption("idf")).getMessage().contains("[idf]"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> FeatureAnalyzer.fromOption("smartcn")).getMessage().contains("[smartcn]"));
+    }
+}

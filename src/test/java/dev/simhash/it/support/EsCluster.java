@@ -1,0 +1,425 @@
+package dev.simhash.it.support;
+
+import org.apache.http.HttpHost;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.Response;
+import org.elasticsearch.client.ResponseException;
+import org.elasticsearch.client.RestClient;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One or more real Elasticsearch nodes started from an {@link EsDistribution} on 127.0.0.1 with
+ * free ports, as an unprivileged uid when the build runs as root. Always {@link #close()} it (the
+ * harness also registers a shutdown hook); node logs stay under the cluster directory.
+ */
+public final class EsCluster implements AutoCloseable {
+
+    /** The uid:gid the nodes run as when the build runs as root (ES refuses to run as root). */
+    public static final int UNPRIVILEGED_UID = 4242;
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
+
+    private final EsDistribution distribution;
+    private final Path dir;
+    private final String name;
+    private final String heap;
+    private final Map<String, String> settings;
+    private final List<Node> nodes = new ArrayList<>();
+    private final boolean asRoot = Processes.runningAsRoot();
+    private RestClient client;
+    private final Thread shutdownHook = new Thread(this::closeQuietly, "simhash-it-cluster-stop");
+
+    private EsCluster(Builder b) {
+        this.distribution = b.distribution;
+        this.dir = b.dir;
+        this.name = b.name;
+        this.heap = b.heap;
+        this.settings = new LinkedHashMap<>(b.settings);
+        for (int i = 0; i < b.nodeCount; i++) {
+            nodes.add(new Node("node-" + i, dir.resolve("node-" + i)));
+        }
+    }
+
+    public static Builder builder(EsDistribution distribution, Path clusterDir) {
+        return new Builder(distribution, clusterDir);
+    }
+
+    /** Configures and starts every node, then waits until the cluster is green. */
+    public EsCluster start() throws IOException {
+        killLeftovers(dir);
+        Processes.deleteRecursively(dir);
+        Files.createDirectories(dir);
+        checkReachableByNodeUser(dir);
+        checkReachableByNodeUser(distribution.home());
+        List<Integer> ports = freePorts(nodes.size() * 2);
+        for (int i = 0; i < nodes.size(); i++) {
+            nodes.get(i).httpPort = ports.get(2 * i);
+            nodes.get(i).transportPort = ports.get(2 * i + 1);
+        }
+        for (Node n : nodes) {
+            n.configure();
+        }
+        if (asRoot) {
+            chownForNodes(distribution.home(), dir);
+        }
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        for (Node n : nodes) {
+            n.start();
+        }
+        client = RestClient.builder(nodes.stream().map(n -> new HttpHost("127.0.0.1", n.httpPort, "http")).toArray(HttpHost[]::new))
+            .build();
+        waitForGreen(START_TIMEOUT);
+        return this;
+    }
+
+    /** A low-level REST client over all nodes' HTTP addresses. */
+    public RestClient client() {
+        return client;
+    }
+
+    /** A JSON helper over {@link #client()}. */
+    public Rest rest() {
+        return new Rest(client);
+    }
+
+    /** {@code 127.0.0.1:port} of the first node's HTTP endpoint. */
+    public String httpAddress() {
+        return "127.0.0.1:" + nodes.get(0).httpPort;
+    }
+
+    public int size() {
+        return nodes.size();
+    }
+
+    /** The cluster's directory: one sub-directory per node with config/, data/, logs/ and tmp/. */
+    public Path dir() {
+        return dir;
+    }
+
+    /** The log directory of node {@code i}. */
+    public Path logs(int i) {
+        return nodes.get(i).dir.resolve("logs");
+    }
+
+    /** Kills node {@code i} with SIGKILL, as a crash would. */
+    public void killNode(int i) throws IOException {
+        nodes.get(i).kill();
+    }
+
+    /** Starts node {@code i} again (same ports, data and config) after {@link #killNode}. */
+    public void restartNode(int i) throws IOException {
+        nodes.get(i).start();
+    }
+
+    /** Waits until the cluster has all its nodes and is green. */
+    public void waitForGreen(Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "no answer yet";
+        while (System.nanoTime() < deadline) {
+            for (Node n : nodes) {
+                if (n.process != null && !n.process.isAlive()) {
+                    throw new IllegalStateException(n.name + " exited with code " + n.process.exitValue() + " while starting; log tail:\n"
+                        + Processes.tail(n.dir.resolve("logs/console.log"), 60));
+                }
+            }
+            try {
+                Request health = new Request("GET", "/_cluster/health");
+                health.addParameter("wait_for_status", "green");
+                health.addParameter("wait_for_nodes", Integer.toString(nodes.size()));
+                health.addParameter("timeout", "2s");
+                Response r = client.performRequest(health);
+                if (r.getStatusLine().getStatusCode() == 200) {
+                    return;
+                }
+            } catch (ResponseException e) {
+                last = e.getMessage();
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            sleep(500);
+        }
+        throw new IllegalStateException("cluster " + name + " not green after " + timeout + ": " + last + "\nlog tail of node-0:\n"
+            + Processes.tail(nodes.get(0).dir.resolve("logs/console.log"), 60));
+    }
+
+    /** Stops every node (SIGTERM, then SIGKILL after a grace period) and closes the client. */
+    @Override
+    public void close() {
+        closeQuietly();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException | IllegalArgumentException ignored) {
+            // JVM already shutting down, or the hook was never registered
+        }
+    }
+
+    private synchronized void closeQuietly() {
+        if (client != null) {
+            try {
+                client.close();
+            } catch (IOException ignored) {
+                // stopping anyway
+            }
+            client = null;
+        }
+        for (Node n : nodes) {
+            n.stop();
+        }
+    }
+
+    private void chownForNodes(Path... paths) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("chown", "-R", UNPRIVILEGED_UID + ":" + UNPRIVILEGED_UID));
+        for (Path p : paths) {
+            cmd.add(p.toString());
+        }
+        Processes.Result r = Processes.run(cmd, 120);
+        if (r.exitCode() != 0) {
+            throw new IllegalStateException("chown failed: " + r.output());
+        }
+    }
+
+    /** As root the node runs as another uid, which must be able to enter every parent directory. */
+    private void checkReachableByNodeUser(Path path) throws IOException {
+        if (!asRoot) {
+            return;
+        }
+        for (Path p = path.toAbsolutePath().getParent(); p != null; p = p.getParent()) {
+            if (!Files.getPosixFilePermissions(p).contains(PosixFilePermission.OTHERS_EXECUTE)) {
+                throw new IllegalStateException("the node runs as uid " + UNPRIVILEGED_UID + ", which cannot enter " + p
+                    + ": clone the project under a world-traversable directory (e.g. /work or /tmp) or chmod o+x " + p);
+            }
+        }
+    }
+
+    private static void killLeftovers(Path clusterDir) throws IOException {
+        if (!Files.isDirectory(clusterDir)) {
+            return;
+        }
+        try (var files = Files.walk(clusterDir, 2)) {
+            for (Path pidFile : files.filter(f -> f.getFileName().toString().equals("es.pid")).toList()) {
+                try {
+                    long pid = Long.parseLong(Files.readString(pidFile).trim());
+                    ProcessHandle.of(pid).filter(ph -> ph.info().commandLine().orElse("").contains("org.elasticsearch"))
+                        .ifPresent(ProcessHandle::destroyForcibly);
+                } catch (NumberFormatException | IOException ignored) {
+                    // not a live node of ours
+                }
+            }
+        }
+    }
+
+    private static List<Integer> freePorts(int count) throws IOException {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+                sockets.add(s);
+            }
+            return sockets.stream().map(ServerSocket::getLocalPort).collect(Collectors.toList());
+        } finally {
+            for (ServerSocket s : sockets) {
+                s.close();
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** One node: its own config, data, logs and tmp directories, sharing the installed ES home. */
+    private final class Node {
+        final String name;
+        final Path dir;
+        int httpPort;
+        int transportPort;
+        Process process;
+
+        Node(String name, Path dir) {
+            this.name = name;
+            this.dir = dir;
+        }
+
+        Path config() {
+            return dir.resolve("config");
+        }
+
+        void configure() throws IOException {
+            for (String sub : List.of("data", "logs", "tmp")) {
+                Files.createDirectories(dir.resolve(sub));
+            }
+            copyDir(distribution.home().resolve("config"), config());
+            Map<String, String> yml = new LinkedHashMap<>();
+            yml.put("cluster.name", EsCluster.this.name);
+            yml.put("node.name", name);
+            yml.put("network.host", "127.0.0.1");
+            yml.put("http.port", Integer.toString(httpPort));
+            yml.put("transport.port", Integer.toString(transportPort));
+            yml.put("path.data", dir.resolve("data").toString());
+            yml.put("path.logs", dir.resolve("logs").toString());
+            yml.put("xpack.security.enabled", "false");
+            yml.put("cluster.routing.allocation.disk.threshold_enabled", "false");
+            if (nodes.size() == 1) {
+                yml.put("discovery.type", "single-node");
+            } else {
+                yml.put("discovery.seed_hosts",
+                    nodes.stream().map(n -> "\"127.0.0.1:" + n.transportPort + "\"").collect(Collectors.joining(", ", "[", "]")));
+                yml.put("cluster.initial_master_nodes",
+                    nodes.stream().map(n -> "\"" + n.name + "\"").collect(Collectors.joining(", ", "[", "]")));
+            }
+            yml.putAll(settings);
+            StringBuilder sb = new StringBuilder("# written by the simhash test harness\n");
+            yml.forEach((k, v) -> sb.append(k).append(": ").append(v).append('\n'));
+            Files.writeString(config().resolve("elasticsearch.yml"), sb.toString(), StandardCharsets.UTF_8);
+            Path opts = Files.createDirectories(config().resolve("jvm.options.d"));
+            Files.writeString(opts.resolve("heap.options"), "-Xms" + heap + "\n-Xmx" + heap + "\n", StandardCharsets.UTF_8);
+        }
+
+        void start() throws IOException {
+            Path tmp = dir.resolve("tmp");
+            List<String> cmd = new ArrayList<>();
+            if (asRoot) {
+                cmd.addAll(List.of("setpriv", "--reuid=" + UNPRIVILEGED_UID, "--regid=" + UNPRIVILEGED_UID, "--clear-groups"));
+            }
+            cmd.addAll(List.of("env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + tmp, "ES_TMPDIR=" + tmp,
+                "CLI_JAVA_OPTS=-Djava.io.tmpdir=" + tmp, "ES_JAVA_HOME=" + distribution.javaHome(), "ES_PATH_CONF=" + config(),
+                "LANG=C.UTF-8"));
+            cmd.add(distribution.home().resolve("bin/elasticsearch").toString());
+            cmd.add("-p");
+            cmd.add(pidFile().toString());
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("logs/console.log").toFile()));
+            pb.environment().clear();
+            process = pb.start();
+        }
+
+        Path pidFile() {
+            return dir.resolve("es.pid");
+        }
+
+        Optional<ProcessHandle> server() {
+            try {
+                if (!Files.exists(pidFile())) {
+                    return Optional.empty();
+                }
+                return ProcessHandle.of(Long.parseLong(Files.readString(pidFile()).trim()));
+            } catch (IOException | NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+
+        void kill() throws IOException {
+            Optional<ProcessHandle> server = server();
+            server.ifPresent(ProcessHandle::destroyForcibly);
+            if (process != null) {
+                process.destroyForcibly();
+                waitFor(process.toHandle(), 30);
+            }
+            server.ifPresent(s -> waitFor(s, 30));
+            Files.deleteIfExists(pidFile());
+        }
+
+        void stop() {
+            Optional<ProcessHandle> server = server();
+            server.ifPresent(ProcessHandle::destroy);
+            if (process != null) {
+                process.destroy();
+            }
+            boolean stopped = server.map(s -> waitFor(s, 60)).orElse(true) && (process == null || waitFor(process.toHandle(), 30));
+            if (!stopped) {
+                server.ifPresent(ProcessHandle::destroyForcibly);
+                if (process != null) {
+                    process.destroyForcibly();
+                }
+            }
+            process = null;
+        }
+
+        private boolean waitFor(ProcessHandle h, int seconds) {
+            try {
+                h.onExit().get(seconds, TimeUnit.SECONDS);
+                return true;
+            } catch (Exception e) {
+                return !h.isAlive();
+            }
+        }
+    }
+
+    private static void copyDir(Path from, Path to) throws IOException {
+        try (var files = Files.walk(from)) {
+            for (Path src : files.toList()) {
+                Path dst = to.resolve(from.relativize(src).toString());
+                if (Files.isDirectory(src)) {
+                    Files.createDirectories(dst);
+                } else {
+                    Files.copy(src, dst);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Settings of a cluster to start. */
+    public static final class Builder {
+        private final EsDistribution distribution;
+        private final Path dir;
+        private String name = "simhash-it";
+        private int nodeCount = 1;
+        private String heap = "512m";
+        private final Map<String, String> settings = new LinkedHashMap<>();
+
+        private Builder(EsDistribution distribution, Path dir) {
+            this.distribution = distribution;
+            this.dir = dir;
+        }
+
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder nodes(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("a cluster needs at least one node");
+            }
+            this.nodeCount = count;
+            return this;
+        }
+
+        public Builder heap(String heap) {
+            this.heap = heap;
+            return this;
+        }
+
+        /** An extra elasticsearch.yml setting for every node (value written as YAML as-is). */
+        public Builder setting(String key, String value) {
+            settings.put(key, value);
+            return this;
+        }
+
+        public EsCluster build() {
+            return new EsCluster(this);
+        }
+    }
+}
