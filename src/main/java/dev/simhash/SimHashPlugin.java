@@ -1,7 +1,45 @@
 package dev.simhash;
 
+import dev.simhash.analysis.SimHashTextAnalyzerProvider;
+import dev.simhash.analysis.SimHashTokenFilterFactory;
+import dev.simhash.analysis.SmartcnStopFilterFactory;
+import dev.simhash.analysis.SmartcnTokenizerFactory;
+import dev.simhash.ingest.SimHashProcessor;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.elasticsearch.index.analysis.AnalyzerProvider;
+import org.elasticsearch.index.analysis.TokenFilterFactory;
+import org.elasticsearch.index.analysis.TokenizerFactory;
+import org.elasticsearch.indices.analysis.AnalysisModule.AnalysisProvider;
+import org.elasticsearch.ingest.Processor;
+import org.elasticsearch.plugins.AnalysisPlugin;
+import org.elasticsearch.plugins.IngestPlugin;
 import org.elasticsearch.plugins.Plugin;
 
+import java.util.Map;
+
 /** Entry point of the simhash plugin: wires the components into Elasticsearch and holds no logic. */
-public final class SimHashPlugin extends Plugin {
+public final class SimHashPlugin extends Plugin implements AnalysisPlugin, IngestPlugin {
+
+    @Override
+    public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
+        return Map.of(
+            SimHashTokenFilterFactory.NAME, SimHashTokenFilterFactory::new,
+            SmartcnStopFilterFactory.NAME, SmartcnStopFilterFactory::new);
+    }
+
+    @Override
+    public Map<String, AnalysisProvider<TokenizerFactory>> getTokenizers() {
+        return Map.of(SmartcnTokenizerFactory.NAME, SmartcnTokenizerFactory::new);
+    }
+
+    @Override
+    public Map<String, AnalysisProvider<AnalyzerProvider<? extends Analyzer>>> getAnalyzers() {
+        return Map.of(SimHashTextAnalyzerProvider.NAME, SimHashTextAnalyzerProvider::new);
+    }
+
+    @Override
+    public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
+        return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(parameters.analysisRegistry));
+    }
 }

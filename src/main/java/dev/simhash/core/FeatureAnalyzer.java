@@ -63,6 +63,11 @@ public enum FeatureAnalyzer {
 
     abstract Analyzer create();
 
+    /** A new analyzer instance for callers that manage (close) it themselves. */
+    public Analyzer newAnalyzer() {
+        return create();
+    }
+
     /** The shared, thread-safe Lucene analyzer. */
     public Analyzer analyzer() {
         Analyzer a = analyzer;

@@ -1,0 +1,205 @@
+package dev.simhash.ingest;
+
+import dev.simhash.core.FeatureAnalyzer;
+import dev.simhash.core.FeatureBag;
+import dev.simhash.core.FingerprintFields;
+import dev.simhash.core.FingerprintOptions;
+import dev.simhash.core.SimHash;
+import dev.simhash.core.TextFingerprinter;
+import dev.simhash.core.Weighting;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.elasticsearch.index.analysis.AnalysisRegistry;
+import org.elasticsearch.ingest.AbstractProcessor;
+import org.elasticsearch.ingest.ConfigurationUtils;
+import org.elasticsearch.ingest.IngestDocument;
+import org.elasticsearch.ingest.Processor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * Ingest processor {@code simhash}: fingerprints a text field (simhash-v1) and writes the full hash
+ * ({@code <target>.hash}, a long) and the four 16-bit blocks ({@code <target>.b0..b3}, 4-hex-digit
+ * terms) for the exact {@code simhash} query.
+ */
+public final class SimHashProcessor extends AbstractProcessor {
+
+    public static final String TYPE = "simhash";
+    public static final String DEFAULT_TARGET_FIELD = "simhash";
+    public static final String DEFAULT_ANALYZER = FeatureAnalyzer.DEFAULT.optionName();
+
+    private final String field;
+    private final String targetField;
+    private final boolean ignoreMissing;
+    private final TextFingerprinter fingerprinter;
+
+    SimHashProcessor(String tag, String description, String field, String targetField, boolean ignoreMissing,
+                     TextFingerprinter fingerprinter) {
+        super(tag, description);
+        this.field = field;
+        this.targetField = targetField;
+        this.ignoreMissing = ignoreMissing;
+        this.fingerprinter = fingerprinter;
+    }
+
+    @Override
+    public String getType() {
+        return TYPE;
+    }
+
+    @Override
+    public IngestDocument execute(IngestDocument document) {
+        Object value = document.getFieldValue(field, Object.class, ignoreMissing);
+        if (value == null) {
+            if (ignoreMissing) {
+                return document;
+            }
+            throw new IllegalArgumentException("field [" + field + "] is null, cannot compute its simhash");
+        }
+        OptionalLong fp = fingerprint(value);
+        if (fp.isPresent()) {
+            document.setFieldValue(targetField, storedForm(fp.getAsLong()));
+        } else if (document.hasField(targetField)) {
+            // no features, no fingerprint: never leave a stale one from an earlier version of the document
+            document.removeField(targetField);
+        }
+        return document;
+    }
+
+    private OptionalLong fingerprint(Object value) {
+        if (value instanceof String text) {
+            return fingerprinter.fingerprint(text);
+        }
+        if (value instanceof List<?> list) {
+            List<String> texts = new ArrayList<>(list.size());
+            for (int i = 0; i < list.size(); i++) {
+                Object element = list.get(i);
+                if (element instanceof String s) {
+                    texts.add(s);
+                } else if (element != null) {
+                    throw new IllegalArgumentException("field [" + field + "] must be a string, an array of strings or an object of "
+                        + "feature weights, but element [" + i + "] is of type [" + typeName(element) + "]");
+                }
+            }
+            return fingerprinter.fingerprint(texts);
+        }
+        if (value instanceof Map<?, ?> map) {
+            return FeatureBag.fingerprintWeighted(weights(map), fingerprinter.options().minFeatures());
+        }
+        throw new IllegalArgumentException("field [" + field + "] must be a string, an array of strings or an object of feature "
+            + "weights, but is of type [" + typeName(value) + "]");
+    }
+
+    private Map<String, Double> weights(Map<?, ?> map) {
+        Map<String, Double> weights = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            String feature = String.valueOf(e.getKey());
+            if (!(e.getValue() instanceof Number n) || !(n.doubleValue() > 0) || Double.isInfinite(n.doubleValue())) {
+                throw new IllegalArgumentException("field [" + field + "] is an object of feature weights, but the weight of ["
+                    + SimHash.abbreviate(feature) + "] is [" + e.getValue() + "]: weights must be positive numbers");
+            }
+            weights.put(feature, n.doubleValue());
+        }
+        return weights;
+    }
+
+    private static String typeName(Object value) {
+        return value.getClass().getSimpleName();
+    }
+
+    /** The object written under the target field: {@code {"hash": long, "b0": "xxxx", ..., "b3": "xxxx"}}. */
+    public static Map<String, Object> storedForm(long fingerprint) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put(FingerprintFields.HASH, fingerprint);
+        for (int j = 0; j < SimHash.BLOCKS; j++) {
+            out.put(FingerprintFields.block(j), SimHash.blockTerm(SimHash.block(fingerprint, j)));
+        }
+        return out;
+    }
+
+    String field() {
+        return field;
+    }
+
+    String targetField() {
+        return targetField;
+    }
+
+    boolean ignoreMissing() {
+        return ignoreMissing;
+    }
+
+    TextFingerprinter fingerprinter() {
+        return fingerprinter;
+    }
+
+    /** Reads and validates the processor's options; unknown options are rejected by the ingest framework. */
+    public static final class Factory implements Processor.Factory {
+
+        private final AnalysisRegistry analysisRegistry;
+
+        public Factory(AnalysisRegistry analysisRegistry) {
+            this.analysisRegistry = analysisRegistry;
+        }
+
+        @Override
+        public SimHashProcessor create(Map<String, Processor.Factory> registry, String tag, String description,
+                                       Map<String, Object> config, org.elasticsearch.cluster.metadata.ProjectId projectId)
+            throws Exception {
+            String field = ConfigurationUtils.readStringProperty(TYPE, tag, config, "field");
+            String targetField = ConfigurationUtils.readStringProperty(TYPE, tag, config, "target_field", DEFAULT_TARGET_FIELD);
+            boolean ignoreMissing = ConfigurationUtils.readBooleanProperty(TYPE, tag, config, "ignore_missing", false);
+            String analyzerName = ConfigurationUtils.readStringProperty(TYPE, tag, config, "analyzer", DEFAULT_ANALYZER);
+            String weightingName = ConfigurationUtils.readStringProperty(TYPE, tag, config, "weighting", Weighting.DEFAULT.optionName());
+            int shingleSize = ConfigurationUtils.readIntProperty(TYPE, tag, config, "shingle_size", FingerprintOptions.DEFAULT_SHINGLE_SIZE);
+            int minFeatures = ConfigurationUtils.readIntProperty(TYPE, tag, config, "min_features", FingerprintOptions.DEFAULT_MIN_FEATURES);
+            if (field.isEmpty()) {
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "field", "must not be empty");
+            }
+            if (targetField.isEmpty()) {
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "target_field", "must not be empty");
+            }
+            Weighting weighting;
+            try {
+                weighting = Weighting.fromOption(weightingName);
+            } catch (IllegalArgumentException e) {
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "weighting", e.getMessage());
+            }
+            FingerprintOptions options;
+            try {
+                options = new FingerprintOptions(shingleSize, weighting, minFeatures);
+            } catch (IllegalArgumentException e) {
+                String option = e.getMessage().startsWith("[shingle_size]") ? "shingle_size" : "min_features";
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, option, e.getMessage().replaceFirst("^\\[[a-z_]+\\] ", ""));
+            }
+            Analyzer analyzer = resolveAnalyzer(tag, analyzerName);
+            return new SimHashProcessor(tag, description, field, targetField, ignoreMissing, new TextFingerprinter(analyzer, options));
+        }
+
+        /** Our built-in feature analyzers first (simhash-v1), then the node's global analyzers (e.g. a plugin's). */
+        private Analyzer resolveAnalyzer(String tag, String name) throws Exception {
+            for (FeatureAnalyzer a : FeatureAnalyzer.values()) {
+                if (a.optionName().equals(name)) {
+                    return a.analyzer();
+                }
+            }
+            Analyzer global = null;
+            if (analysisRegistry != null) {
+                try {
+                    global = analysisRegistry.getAnalyzer(name);
+                } catch (IllegalArgumentException e) {
+                    throw ConfigurationUtils.newConfigurationException(TYPE, tag, "analyzer", e.getMessage());
+                }
+            }
+            if (global == null) {
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "analyzer", "unknown analyzer [" + name
+                    + "]: use one of [default, standard, whitespace] or the name of a global analyzer");
+            }
+            return global;
+        }
+    }
+}
