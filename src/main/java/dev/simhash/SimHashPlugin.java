@@ -5,6 +5,7 @@ import dev.simhash.analysis.SimHashTokenFilterFactory;
 import dev.simhash.analysis.SmartcnStopFilterFactory;
 import dev.simhash.analysis.SmartcnTokenizerFactory;
 import dev.simhash.ingest.SimHashProcessor;
+import dev.simhash.query.SimHashQueryBuilder;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
@@ -15,11 +16,13 @@ import org.elasticsearch.ingest.Processor;
 import org.elasticsearch.plugins.AnalysisPlugin;
 import org.elasticsearch.plugins.IngestPlugin;
 import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.plugins.SearchPlugin;
 
+import java.util.List;
 import java.util.Map;
 
 /** Entry point of the simhash plugin: wires the components into Elasticsearch and holds no logic. */
-public final class SimHashPlugin extends Plugin implements AnalysisPlugin, IngestPlugin {
+public final class SimHashPlugin extends Plugin implements AnalysisPlugin, IngestPlugin, SearchPlugin {
 
     @Override
     public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
@@ -41,5 +44,10 @@ public final class SimHashPlugin extends Plugin implements AnalysisPlugin, Inges
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
         return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(parameters.analysisRegistry));
+    }
+
+    @Override
+    public List<QuerySpec<?>> getQueries() {
+        return List.of(new QuerySpec<>(SimHashQueryBuilder.NAME, SimHashQueryBuilder::new, SimHashQueryBuilder::fromXContent));
     }
 }

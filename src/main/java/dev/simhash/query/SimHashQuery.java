@@ -1,0 +1,297 @@
+package dev.simhash.query;
+
+import dev.simhash.core.BlockProbes;
+import dev.simhash.core.SimHash;
+
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.SortedNumericDocValues;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.Explanation;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.TwoPhaseIterator;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.DocIdSetBuilder;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Exact Hamming-distance search on simhash-v1 fingerprints. Per segment, candidates are the union
+ * of the postings of every block term within floor(r/4) bits of the query's block (multi-index
+ * hashing: complete by the pigeonhole principle); each candidate is verified against the full hash
+ * in doc values. When the probed terms would cover a large part of the segment anyway, the segment
+ * is scanned instead (every document's hash verified). Score = boost * (64 - distance) / 64.
+ */
+final class SimHashQuery extends Query {
+
+    /**
+     * Scan instead of probing when the probed block terms cover more than maxDoc / SCAN_FRACTION
+     * documents: at that point reading postings and then doc values costs more than reading the
+     * doc values of every document once.
+     */
+    static final int SCAN_FRACTION = 4;
+    /** Enumerate a block field's whole term dictionary instead of seeking when probes exceed terms / SEEK_RATIO. */
+    static final int SEEK_RATIO = 4;
+
+    private final String hashField;
+    private final String[] blockFields;
+    private final long hash;
+    private final int maxDistance;
+
+    SimHashQuery(String hashField, String[] blockFields, long hash, int maxDistance) {
+        BlockProbes.checkMaxDistance(maxDistance);
+        if (blockFields.length != SimHash.BLOCKS) {
+            throw new IllegalArgumentException("expected " + SimHash.BLOCKS + " block fields, got " + blockFields.length);
+        }
+        this.hashField = hashField;
+        this.blockFields = blockFields.clone();
+        this.hash = hash;
+        this.maxDistance = maxDistance;
+    }
+
+    long hash() {
+        return hash;
+    }
+
+    int maxDistance() {
+        return maxDistance;
+    }
+
+    @Override
+    public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
+        return new SimHashWeight(boost);
+    }
+
+    /** Smallest distance between the query hash and the document's values (64 + 1 when it has none). */
+    private int distance(SortedNumericDocValues values) throws IOException {
+        int best = SimHash.BITS + 1;
+        for (int i = 0, n = values.docValueCount(); i < n; i++) {
+            best = Math.min(best, SimHash.distance(hash, values.nextValue()));
+        }
+        return best;
+    }
+
+    private float score(float boost, int distance) {
+        return boost * (SimHash.BITS - distance) / SimHash.BITS;
+    }
+
+    /** Parses a 4-hex-digit block term; -1 for anything else (data not written by our processor). */
+    static int parseBlockTerm(BytesRef term) {
+        if (term.length != 4) {
+            return -1;
+        }
+        int v = 0;
+        for (int i = 0; i < 4; i++) {
+            int d = Character.digit(term.bytes[term.offset + i], 16);
+            if (d < 0) {
+                return -1;
+            }
+            v = (v << 4) | d;
+        }
+        return v;
+    }
+
+    /**
+     * Candidate documents of one segment from the block fields, or null when the segment should be
+     * scanned because the candidates would cover more than a {@code 1/SCAN_FRACTION} of it.
+     */
+    private DocIdSetIterator candidates(LeafReader reader) throws IOException {
+        int perBlockRadius = BlockProbes.perBlockRadius(maxDistance);
+        long limit = reader.maxDoc() / SCAN_FRACTION;
+        long covered = 0;
+        DocIdSetBuilder builder = new DocIdSetBuilder(reader.maxDoc());
+        PostingsEnum postings = null;
+        for (int j = 0; j < SimHash.BLOCKS; j++) {
+            Terms terms = reader.terms(blockFields[j]);
+            if (terms == null) {
+                continue;
+            }
+            int queryBlock = SimHash.block(hash, j);
+            TermsEnum te = terms.iterator();
+            long termCount = terms.size();
+            int probes = BlockProbes.countWithin(perBlockRadius);
+            if (termCount < 0 || probes <= termCount / SEEK_RATIO) {
+                for (int value : BlockProbes.within(queryBlock, perBlockRadius)) {
+                    if (te.seekExact(new BytesRef(SimHash.blockTerm(value)))) {
+                        covered += te.docFreq();
+                        if (covered > limit) {
+                            return null;
+                        }
+                        postings = te.postings(postings, PostingsEnum.NONE);
+                        builder.add(postings);
+                    }
+                }
+            } else {
+                // more probes than a fraction of the distinct terms: walk the (at most 65536) terms once
+                for (BytesRef term = te.next(); term != null; term = te.next()) {
+                    int value = parseBlockTerm(term);
+                    if (value >= 0 && Integer.bitCount(value ^ queryBlock) <= perBlockRadius) {
+                        covered += te.docFreq();
+                        if (covered > limit) {
+                            return null;
+                        }
+                        postings = te.postings(postings, PostingsEnum.NONE);
+                        builder.add(postings);
+                    }
+                }
+            }
+        }
+        return builder.build().iterator();
+    }
+
+    private final class SimHashWeight extends Weight {
+        private final float boost;
+
+        SimHashWeight(float boost) {
+            super(SimHashQuery.this);
+            this.boost = boost;
+        }
+
+        @Override
+        public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
+            LeafReader reader = context.reader();
+            SortedNumericDocValues values = reader.getSortedNumericDocValues(hashField);
+            if (values == null) {
+                return null; // no document of this segment has a fingerprint
+            }
+            DocIdSetIterator candidates = candidates(reader);
+            boolean scan = candidates == null;
+            DocIdSetIterator approximation = scan ? values : candidates;
+            if (approximation == null || approximation.cost() == 0) {
+                return null;
+            }
+            SimHashScorer scorer = new SimHashScorer(reader, approximation, values, scan, boost);
+            return new DefaultScorerSupplier(scorer);
+        }
+
+        @Override
+        public Explanation explain(LeafReaderContext context, int doc) throws IOException {
+            SortedNumericDocValues values = DocValues.getSortedNumeric(context.reader(), hashField);
+            if (!values.advanceExact(doc)) {
+                return Explanation.noMatch("no fingerprint in [" + hashField + "]");
+            }
+            int d = distance(values);
+            if (d > maxDistance) {
+                return Explanation.noMatch("hamming distance [" + d + "] > max_distance [" + maxDistance + "]");
+            }
+            return Explanation.match(score(boost, d),
+                "simhash: hamming distance [" + d + "] <= max_distance [" + maxDistance + "], computed as boost * (64 - distance) / 64 from:",
+                Explanation.match(boost, "boost"),
+                Explanation.match(d, "hamming distance between [" + SimHash.toHex(hash) + "] and the document's fingerprint"));
+        }
+
+        @Override
+        public boolean isCacheable(LeafReaderContext ctx) {
+            return DocValues.isCacheable(ctx, hashField);
+        }
+    }
+
+    /** Iterates candidates and verifies each against the full hash; scores by distance. */
+    private final class SimHashScorer extends Scorer {
+        private final DocIdSetIterator approximation;
+        private final SortedNumericDocValues values;
+        private final boolean scan;
+        private final float boost;
+        private final TwoPhaseIterator twoPhase;
+        private final DocIdSetIterator iterator;
+        private final LeafReader reader;
+        private int lastDoc = -1;
+        private int lastDistance;
+
+        SimHashScorer(LeafReader reader, DocIdSetIterator approximation, SortedNumericDocValues values, boolean scan, float boost) {
+            this.reader = reader;
+            this.approximation = approximation;
+            this.values = values;
+            this.scan = scan;
+            this.boost = boost;
+            this.twoPhase = new TwoPhaseIterator(approximation) {
+                @Override
+                public boolean matches() throws IOException {
+                    // when scanning, the approximation is the doc values iterator itself, positioned on the doc
+                    if (!SimHashScorer.this.scan && !values.advanceExact(approximation.docID())) {
+                        return false;
+                    }
+                    lastDistance = distance(values);
+                    lastDoc = approximation.docID();
+                    return lastDistance <= maxDistance;
+                }
+
+                @Override
+                public float matchCost() {
+                    return 8; // one doc-values read and up to a few popcounts
+                }
+            };
+            this.iterator = TwoPhaseIterator.asDocIdSetIterator(twoPhase);
+        }
+
+        @Override
+        public int docID() {
+            return approximation.docID();
+        }
+
+        @Override
+        public DocIdSetIterator iterator() {
+            return iterator;
+        }
+
+        @Override
+        public TwoPhaseIterator twoPhaseIterator() {
+            return twoPhase;
+        }
+
+        @Override
+        public float getMaxScore(int upTo) {
+            return boost;
+        }
+
+        @Override
+        public float score() throws IOException {
+            int doc = docID();
+            if (doc != lastDoc) {
+                // positioned without matches() (allowed by some callers): read the hash again with a fresh iterator
+                SortedNumericDocValues fresh = DocValues.getSortedNumeric(reader, hashField);
+                lastDistance = fresh.advanceExact(doc) ? distance(fresh) : SimHash.BITS;
+                lastDoc = doc;
+            }
+            return SimHashQuery.this.score(boost, Math.min(lastDistance, SimHash.BITS));
+        }
+    }
+
+    @Override
+    public void visit(QueryVisitor visitor) {
+        if (visitor.acceptField(hashField)) {
+            visitor.visitLeaf(this);
+        }
+    }
+
+    @Override
+    public String toString(String field) {
+        return "simhash(" + hashField + ":" + SimHash.toHex(hash) + ", max_distance=" + maxDistance + ")";
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return sameClassAs(other)
+            && hash == ((SimHashQuery) other).hash
+            && maxDistance == ((SimHashQuery) other).maxDistance
+            && hashField.equals(((SimHashQuery) other).hashField)
+            && Arrays.equals(blockFields, ((SimHashQuery) other).blockFields);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(classHash(), hashField, Arrays.hashCode(blockFields), hash, maxDistance);
+    }
+}
