@@ -269,7 +269,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
                     }
                 } catch (IllegalArgumentException e) {
                     // e.g. a number that does not fit: name the parameter
-                    String message = e.getMessage() != null && e.getMessage().startsWith("[") ? e.getMessage()
+                    String message = e.getMessage() != null && e.getMessage().startsWith("[" + current + "]") ? e.getMessage()
                         : "[" + current + "] " + e.getMessage();
                     throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + message.replace("{", "(").replace("}", ")"), e);
                 }
@@ -456,6 +456,11 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
             blockPaths[j] = FingerprintFields.blockPath(field, j);
             blockTypes[j] = context.getFieldType(blockPaths[j]);
             anyMapped |= blockTypes[j] != null;
+        }
+        MappedFieldType leaf = context.getFieldType(field);
+        if (leaf != null) {
+            throw new IllegalArgumentException("[" + NAME + "] [field] [" + field + "] is a [" + leaf.typeName() + "] field; it must name "
+                + "the object the simhash processor writes (with [hash] and [b0]..[b3] under it)");
         }
         if (!anyMapped) {
             // like other queries on a field this index does not have (e.g. in a multi-index search): no match, no failure
