@@ -148,6 +148,16 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         return like;
     }
 
+    /** Analyzer name used to fingerprint {@code text}. */
+    public String analyzer() {
+        return analyzer;
+    }
+
+    /** Feature settings used to fingerprint {@code text}. */
+    public FingerprintOptions textOptions() {
+        return options;
+    }
+
     public int maxDistance() {
         return maxDistance;
     }
@@ -481,7 +491,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         if (hash != null) {
             h = hash;
         } else if (text != null) {
-            Analyzer a = context.getIndexAnalyzers().get(analyzer);
+            Analyzer a = isBuiltIn(analyzer) ? FeatureAnalyzer.fromOption(analyzer).analyzer() : context.getIndexAnalyzers().get(analyzer);
             if (a == null) {
                 throw new IllegalArgumentException("[" + NAME + "] [analyzer] unknown analyzer [" + analyzer + "]");
             }

@@ -1,0 +1,109 @@
+package dev.simhash.query;
+
+import dev.simhash.SimHashPlugin;
+import dev.simhash.core.FeatureAnalyzer;
+import dev.simhash.core.FingerprintOptions;
+import dev.simhash.core.TextFingerprinter;
+import dev.simhash.core.Weighting;
+
+import org.apache.lucene.search.Query;
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.common.compress.CompressedXContent;
+import org.elasticsearch.index.mapper.MapperService;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.test.AbstractQueryTestCase;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.instanceOf;
+
+/**
+ * Elasticsearch's query-builder contract: JSON and wire round trips, equals/hashCode, unknown
+ * fields rejected, boost and _name, and the Lucene query it builds.
+ */
+public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQueryBuilder> {
+
+    private static final String FIELD = "fp";
+
+    @Override
+    protected Collection<Class<? extends Plugin>> getPlugins() {
+        return List.of(SimHashPlugin.class);
+    }
+
+    @Override
+    protected void initializeAdditionalMappings(MapperService mapperService) throws IOException {
+        mapperService.merge("_doc", new CompressedXContent("""
+            {"properties": {"fp": {"properties": {"hash": {"type": "long"}, "b0": {"type": "keyword"}, "b1": {"type": "keyword"},
+              "b2": {"type": "keyword"}, "b3": {"type": "keyword"}}}}}"""), MapperService.MergeReason.MAPPING_UPDATE);
+    }
+
+    @Override
+    protected SimHashQueryBuilder doCreateTestQueryBuilder() {
+        SimHashQueryBuilder b = new SimHashQueryBuilder(FIELD);
+        if (randomBoolean()) {
+            b.hash(randomLong());
+        } else {
+            b.text(randomFrom("近似重复检测 near duplicate detection", "news story edited twice", "搜索引擎 search engine 2024"))
+                .textOptions(randomFrom("default", "standard", "whitespace"),
+                    new FingerprintOptions(randomIntBetween(1, 2), randomFrom(Weighting.values()), 1));
+        }
+        if (randomBoolean()) {
+            b.maxDistance(randomIntBetween(0, 64));
+        }
+        return b;
+    }
+
+    @Override
+    protected void doAssertLuceneQuery(SimHashQueryBuilder builder, Query query, SearchExecutionContext context) {
+        assertThat(query, instanceOf(SimHashQuery.class));
+        SimHashQuery q = (SimHashQuery) query;
+        long expected = builder.hash() != null ? builder.hash()
+            : new TextFingerprinter(FeatureAnalyzer.fromOption(builder.analyzer()), builder.textOptions()).fingerprint(builder.text())
+                .getAsLong();
+        assertEquals(expected, q.hash());
+        assertEquals(builder.maxDistance(), q.maxDistance());
+    }
+
+    public void testParsesHexAndSignedLongHashes() throws IOException {
+        SimHashQueryBuilder hex = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "hash": "ffffffffffffffff", "max_distance": 7}}""");
+        assertEquals(-1L, (long) hex.hash());
+        assertEquals(7, hex.maxDistance());
+        SimHashQueryBuilder number = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "hash": -1}}""");
+        assertEquals(-1L, (long) number.hash());
+        assertEquals(SimHashQueryBuilder.DEFAULT_MAX_DISTANCE, number.maxDistance());
+        SimHashQueryBuilder like = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "like": {"index": "news", "id": "42", "routing": "r"}}}""");
+        assertEquals(new SimHashQueryBuilder.Like("news", "42", "r"), like.like());
+    }
+
+    public void testInvalidInputNamesTheParameter() {
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": \"nothex\"}}", "[hash]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": 65}}", "[max_distance] must be between 0 and 64");
+        assertParseError("{\"simhash\": {\"hash\": 1}}", "requires [field]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"like\": \"x\"}}", "exactly one of");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"nope\": 1}}", "does not support [nope]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"text\": \"x\", \"min_features\": 0}}", "[min_features]");
+    }
+
+    private void assertParseError(String json, String message) {
+        Exception e = expectThrows(Exception.class, () -> parseQuery(json));
+        assertThat(e, instanceOf(ParsingException.class));
+        assertThat(e.getMessage(), containsString(message));
+    }
+
+    /** A leaf query has no nesting of its own (the inherited check is skipped); it must nest inside compound queries. */
+    @Override
+    public void testMaxNestedDepth() throws IOException {
+        SimHashQueryBuilder inner = createTestQueryBuilder();
+        org.elasticsearch.index.query.BoolQueryBuilder bool = new org.elasticsearch.index.query.BoolQueryBuilder().filter(
+            new org.elasticsearch.index.query.BoolQueryBuilder().must(inner));
+        org.elasticsearch.index.query.QueryBuilder parsed = parseQuery(org.elasticsearch.common.Strings.toString(bool));
+        assertEquals(bool, parsed);
+    }
+}
