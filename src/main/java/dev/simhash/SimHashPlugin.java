@@ -5,8 +5,10 @@ import dev.simhash.analysis.SimHashTokenFilterFactory;
 import dev.simhash.analysis.SmartcnStopFilterFactory;
 import dev.simhash.analysis.SmartcnTokenizerFactory;
 import dev.simhash.ingest.SimHashProcessor;
+import dev.simhash.script.SimHashScriptEngine;
 
 import org.apache.lucene.analysis.Analyzer;
+import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenizerFactory;
@@ -15,11 +17,15 @@ import org.elasticsearch.ingest.Processor;
 import org.elasticsearch.plugins.AnalysisPlugin;
 import org.elasticsearch.plugins.IngestPlugin;
 import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.plugins.ScriptPlugin;
+import org.elasticsearch.script.ScriptContext;
+import org.elasticsearch.script.ScriptEngine;
 
+import java.util.Collection;
 import java.util.Map;
 
 /** Entry point of the simhash plugin: wires the components into Elasticsearch and holds no logic. */
-public final class SimHashPlugin extends Plugin implements AnalysisPlugin, IngestPlugin {
+public final class SimHashPlugin extends Plugin implements AnalysisPlugin, IngestPlugin, ScriptPlugin {
 
     @Override
     public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
@@ -41,5 +47,10 @@ public final class SimHashPlugin extends Plugin implements AnalysisPlugin, Inges
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
         return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(parameters.analysisRegistry));
+    }
+
+    @Override
+    public ScriptEngine getScriptEngine(Settings settings, Collection<ScriptContext<?>> contexts) {
+        return new SimHashScriptEngine();
     }
 }
