@@ -30,8 +30,8 @@ final class HammingScoreScript extends ScoreScript {
         double value = metric.value(distance);
         if (explanation != null) {
             // only built for explain requests, never on the scoring path
-            explanation.set(String.format(Locale.ROOT, "simhash %s [%s] of [%s]: Hamming distance %d%s", metric.source(), value,
-                SimHash.toHex(params.hash()), distance,
+            explanation.set(String.format(Locale.ROOT, "simhash %s = %s: Hamming distance %d from [%s]%s", metric.source(), value,
+                distance, SimHash.toHex(params.hash()),
                 distance == FingerprintReader.MISSING_DISTANCE ? " (or no fingerprint in [" + params.hashField() + "])" : ""));
         }
         return value;
