@@ -279,6 +279,8 @@ public final class EsCluster implements AutoCloseable {
             yml.put("path.logs", dir.resolve("logs").toString());
             yml.put("xpack.security.enabled", "false");
             yml.put("cluster.routing.allocation.disk.threshold_enabled", "false");
+            // tests clean up with wildcard deletes (DELETE /prefix-*)
+            yml.put("action.destructive_requires_name", "false");
             if (nodes.size() == 1) {
                 yml.put("discovery.type", "single-node");
             } else {
