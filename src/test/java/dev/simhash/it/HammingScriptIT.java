@@ -398,7 +398,7 @@ class HammingScriptIT {
         int start = readme.indexOf("## Hamming-distance script (`lang: simhash`)");
         assertTrue(start >= 0, "README section missing");
         String section = readme.substring(start, readme.indexOf("\n## ", start + 1));
-        Matcher m = Pattern.compile("```json\\n(POST|GET) my-index/_search\\n(.*?)```", Pattern.DOTALL).matcher(section);
+        Matcher m = Pattern.compile("```json\\n(POST|GET) [a-z-]+/_search\\n(.*?)```", Pattern.DOTALL).matcher(section);
         int examples = 0;
         while (m.find()) {
             Rest.Answer a = rest.call(m.group(1), "/" + INDEX + "/_search", m.group(2));
