@@ -99,11 +99,28 @@ public final class SimHash {
             return Long.parseUnsignedLong(s, 16);
         }
         try {
+            if (!isAsciiDecimal(s)) {
+                // Long.parseLong would accept non-ASCII digits (e.g. full-width); the wire format does not
+                throw new NumberFormatException(s);
+            }
             return Long.parseLong(s);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(
                 "expected a fingerprint as 16 hex digits or a signed 64-bit integer, got [" + abbreviate(value) + "]");
         }
+    }
+
+    private static boolean isAsciiDecimal(String s) {
+        int start = !s.isEmpty() && (s.charAt(0) == '-' || s.charAt(0) == '+') ? 1 : 0;
+        if (start == s.length()) {
+            return false;
+        }
+        for (int i = start; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isHex(String s) {

@@ -43,7 +43,7 @@ class SimHashTest {
 
     @Test
     void parseRejectsMalformedInputNamingIt() {
-        for (String bad : new String[] { "", "xyz", "0x1234", "12345678901234567890", "ffffffffffffffffff", "gggggggggggggggg", "1.5" }) {
+        for (String bad : new String[] { "", "xyz", "0x1234", "12345678901234567890", "ffffffffffffffffff", "gggggggggggggggg", "1.5", "\uFF10\uFF11\uFF12", "-", "+" }) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SimHash.parse(bad));
             assertTrue(e.getMessage().contains("[" + bad + "]"), e.getMessage());
         }
