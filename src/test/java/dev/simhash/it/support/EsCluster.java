@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
 /**
  * One or more real Elasticsearch nodes started from an {@link EsDistribution} on 127.0.0.1 with
  * free ports, as an unprivileged uid when the build runs as root. Always {@link #close()} it (the
- * harness also registers a shutdown hook); node logs stay under the cluster directory.
+ * harness also registers a shutdown hook), unless it is {@linkplain Builder#detached(boolean)
+ * detached}; node logs stay under the cluster directory.
  */
 public final class EsCluster implements AutoCloseable {
 
@@ -43,6 +44,7 @@ public final class EsCluster implements AutoCloseable {
     private final String rolesYml;
     private final String superUser;
     private final List<RestClient> extraClients = new ArrayList<>();
+    private final boolean detached;
     private final List<Node> nodes = new ArrayList<>();
     private final boolean asRoot = Processes.runningAsRoot();
     private RestClient client;
@@ -57,6 +59,7 @@ public final class EsCluster implements AutoCloseable {
         this.users = new LinkedHashMap<>(b.users);
         this.rolesYml = b.rolesYml.toString();
         this.superUser = b.superUser;
+        this.detached = b.detached;
         for (int i = 0; i < b.nodeCount; i++) {
             nodes.add(new Node("node-" + i, dir.resolve("node-" + i)));
         }
@@ -84,7 +87,9 @@ public final class EsCluster implements AutoCloseable {
         if (asRoot) {
             chownForNodes(distribution.home(), dir);
         }
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        if (!detached) {
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        }
         for (Node n : nodes) {
             n.start();
         }
@@ -128,6 +133,14 @@ public final class EsCluster implements AutoCloseable {
         return new Rest(client);
     }
 
+    /**
+     * Closes the REST client but leaves the nodes running: for a detached cluster that should
+     * outlive this JVM (stop it later through the pid file, {@link #pidFile(int)}).
+     */
+    public void disconnect() {
+        closeClient();
+    }
+
     /** {@code 127.0.0.1:port} of the first node's HTTP endpoint. */
     public String httpAddress() {
         return "127.0.0.1:" + nodes.get(0).httpPort;
@@ -147,6 +160,11 @@ public final class EsCluster implements AutoCloseable {
         return nodes.get(i).dir.resolve("logs");
     }
 
+    /** The pid file of node {@code i}'s server process, written by Elasticsearch ({@code -p}). */
+    public Path pidFile(int i) {
+        return nodes.get(i).pidFile();
+    }
+
     /** Kills node {@code i} with SIGKILL, as a crash would. */
     public void killNode(int i) throws IOException {
         nodes.get(i).kill();
@@ -163,10 +181,7 @@ public final class EsCluster implements AutoCloseable {
         String last = "no answer yet";
         while (System.nanoTime() < deadline) {
             for (Node n : nodes) {
-                if (n.process != null && !n.process.isAlive()) {
-                    throw new IllegalStateException(n.name + " exited with code " + n.process.exitValue() + " while starting; log tail:\n"
-                        + Processes.tail(n.dir.resolve("logs/console.log"), 60));
-                }
+                n.checkStarting();
             }
             try {
                 Request health = new Request("GET", "/_cluster/health");
@@ -200,11 +215,18 @@ public final class EsCluster implements AutoCloseable {
     }
 
     private synchronized void closeQuietly() {
+        closeClient();
+        for (Node n : nodes) {
+            n.stop();
+        }
+    }
+
+    private synchronized void closeClient() {
         for (RestClient c : extraClients) {
             try {
                 c.close();
             } catch (IOException ignored) {
-                // stopping anyway
+                // stopping or detaching anyway
             }
         }
         extraClients.clear();
@@ -212,12 +234,9 @@ public final class EsCluster implements AutoCloseable {
             try {
                 client.close();
             } catch (IOException ignored) {
-                // stopping anyway
+                // stopping or detaching anyway
             }
             client = null;
-        }
-        for (Node n : nodes) {
-            n.stop();
         }
     }
 
@@ -361,6 +380,10 @@ public final class EsCluster implements AutoCloseable {
         void start() throws IOException {
             Path tmp = dir.resolve("tmp");
             List<String> cmd = new ArrayList<>();
+            if (detached) {
+                // a session of its own: the hangup of the terminal (or ssh session) that started it must not stop it
+                cmd.addAll(List.of("setsid", "--wait"));
+            }
             if (asRoot) {
                 cmd.addAll(List.of("setpriv", "--reuid=" + UNPRIVILEGED_UID, "--regid=" + UNPRIVILEGED_UID, "--clear-groups"));
             }
@@ -368,6 +391,10 @@ public final class EsCluster implements AutoCloseable {
                 "CLI_JAVA_OPTS=-Djava.io.tmpdir=" + tmp, "ES_JAVA_HOME=" + distribution.javaHome(), "ES_PATH_CONF=" + config(),
                 "LANG=C.UTF-8"));
             cmd.add(distribution.home().resolve("bin/elasticsearch").toString());
+            if (detached) {
+                // the launcher returns once the node is up; the server then belongs to no JVM of ours
+                cmd.add("-d");
+            }
             cmd.add("-p");
             cmd.add(pidFile().toString());
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -378,6 +405,21 @@ public final class EsCluster implements AutoCloseable {
 
         Path pidFile() {
             return dir.resolve("es.pid");
+        }
+
+        /** Fails when the node can no longer come up: its process died (or a detached launcher failed). */
+        void checkStarting() {
+            if (process == null || process.isAlive()) {
+                return;
+            }
+            int exit = process.exitValue();
+            // a detached launcher exits 0 once the daemonized server has started, and that server is what must live on
+            if (detached && exit == 0 && server().map(ProcessHandle::isAlive).orElse(false)) {
+                return;
+            }
+            String what = detached && exit == 0 ? "was daemonized but its server process is gone" : "exited with code " + exit;
+            throw new IllegalStateException(name + " " + what + " while starting; log tail:\n"
+                + Processes.tail(dir.resolve("logs/console.log"), 60));
         }
 
         Optional<ProcessHandle> server() {
@@ -454,6 +496,7 @@ public final class EsCluster implements AutoCloseable {
         private final Map<String, String[]> users = new LinkedHashMap<>();
         private final StringBuilder rolesYml = new StringBuilder();
         private String superUser;
+        private boolean detached;
 
         private Builder(EsDistribution distribution, Path dir) {
             this.distribution = distribution;
@@ -502,6 +545,16 @@ public final class EsCluster implements AutoCloseable {
         /** A role definition in roles.yml syntax, e.g. {@code "reader_a:\n  indices:\n    - names: ['a']\n      privileges: ['read']\n"}. */
         public Builder role(String yaml) {
             rolesYml.append(yaml).append('\n');
+            return this;
+        }
+
+        /**
+         * Starts the nodes daemonized ({@code bin/elasticsearch -d -p <pid file>}) so that they keep
+         * running after this JVM exits: no shutdown hook is registered. {@link EsCluster#close()} still
+         * stops them; {@link EsCluster#disconnect()} leaves them running.
+         */
+        public Builder detached(boolean detached) {
+            this.detached = detached;
             return this;
         }
 

@@ -1,0 +1,172 @@
+package dev.simhash.demo;
+
+import dev.simhash.core.FingerprintFields;
+import dev.simhash.core.SimHash;
+import dev.simhash.it.support.Rest;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static dev.simhash.it.support.Rest.toJson;
+
+/**
+ * The demo's index on a live node: the {@code simhash} ingest pipeline, an index with the
+ * fingerprint mapping that uses it as default pipeline, bulk loading, and the near-duplicate queries.
+ */
+public final class DemoIndex {
+
+    /**
+     * The query radius the demo uses. One edited word moves a short text (2-6 sentences) by several
+     * bits, so the query's default (3) finds few copies here; 12 lies between the largest distance
+     * within a planted group and the smallest between unrelated documents (the demo prints both), and
+     * {@code DemoCorpusIT} fails when a change to the corpus breaks that.
+     */
+    public static final int MAX_DISTANCE = 12;
+    /** The object the pipeline writes the fingerprint to, and the query's {@code field}. */
+    public static final String FINGERPRINT = "simhash";
+    private static final int MAX_HITS = 100;
+
+    /** A search hit: document id, Hamming distance to the query, and the document's text. */
+    public record Hit(String id, int distance, String body) {}
+
+    private final Rest rest;
+    private final String index;
+    private final String pipeline;
+
+    public DemoIndex(Rest rest, String index, String pipeline) {
+        this.rest = rest;
+        this.index = index;
+        this.pipeline = pipeline;
+    }
+
+    public String name() {
+        return index;
+    }
+
+    public String pipeline() {
+        return pipeline;
+    }
+
+    /** The pipeline definition: the processor with its defaults (smartcn analyzer, tf weights, single words). */
+    public static Map<String, Object> pipelineBody() {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("description", "simhash fingerprint of body");
+        body.put("processors", List.of(Map.of("simhash", Map.of("field", "body"))));
+        return body;
+    }
+
+    /** The mapping the fingerprint needs: the full hash as a long, the four blocks as keywords. */
+    public static Map<String, Object> fingerprintMapping() {
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put(FingerprintFields.HASH, Map.of("type", "long"));
+        for (int j = 0; j < SimHash.BLOCKS; j++) {
+            props.put(FingerprintFields.block(j), Map.of("type", "keyword"));
+        }
+        return Map.of("properties", props);
+    }
+
+    /** Creates the pipeline and the index (2 shards, no replicas, the pipeline as default). */
+    public void create() {
+        rest.ok("PUT", "/_ingest/pipeline/" + pipeline, toJson(pipelineBody()));
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("body", Map.of("type", "text"));
+        props.put("lang", Map.of("type", "keyword"));
+        props.put("kind", Map.of("type", "keyword"));
+        props.put("group", Map.of("type", "keyword"));
+        props.put(FINGERPRINT, fingerprintMapping());
+        // a default pipeline fingerprints every document, also those a user adds by hand afterwards
+        Map<String, Object> settings = Map.of("number_of_shards", 2, "number_of_replicas", 0, "index.default_pipeline", pipeline);
+        rest.ok("PUT", "/" + index, toJson(Map.of("settings", settings, "mappings", Map.of("properties", props))));
+    }
+
+    /** Indexes every document of the corpus with one {@code _bulk} request through the pipeline. */
+    public void load(DemoCorpus corpus) {
+        StringBuilder ndjson = new StringBuilder();
+        for (DemoCorpus.Doc d : corpus.docs()) {
+            Map<String, Object> source = new LinkedHashMap<>();
+            source.put("lang", d.lang());
+            source.put("kind", d.kind());
+            if (d.group() != null) {
+                source.put("group", d.group());
+            }
+            source.put("body", d.body());
+            ndjson.append(toJson(Map.of("index", Map.of("_id", d.id())))).append('\n').append(toJson(source)).append('\n');
+        }
+        Rest.Answer bulk = rest.bulk("/" + index + "/_bulk?refresh=true", ndjson.toString());
+        if (bulk.status() != 200 || !Boolean.FALSE.equals(bulk.at("errors"))) {
+            throw new IllegalStateException("bulk load into [" + index + "] failed: " + bulk);
+        }
+    }
+
+    /** The {@code simhash} query for the near-duplicates of an indexed document. */
+    public Map<String, Object> likeQuery(String id) {
+        Map<String, Object> like = new LinkedHashMap<>();
+        like.put("index", index);
+        like.put("id", id);
+        return simhash("like", like);
+    }
+
+    /** The {@code simhash} query for the near-duplicates of a text, fingerprinted on the node like the pipeline does. */
+    public Map<String, Object> textQuery(String text) {
+        return simhash("text", text);
+    }
+
+    private static Map<String, Object> simhash(String input, Object value) {
+        Map<String, Object> q = new LinkedHashMap<>();
+        q.put("field", FINGERPRINT);
+        q.put(input, value);
+        q.put("max_distance", MAX_DISTANCE);
+        return Map.of("query", Map.of("simhash", q));
+    }
+
+    /** The search path a query is sent to, with a filter that keeps the answer short for curl users. */
+    public String searchPath() {
+        return "/" + index + "/_search?filter_path=hits.hits._id,hits.hits._score";
+    }
+
+    /** Runs a search body from {@link #likeQuery} or {@link #textQuery}; hits best first. */
+    public List<Hit> search(Map<String, Object> body) {
+        Map<String, Object> request = new LinkedHashMap<>(body);
+        request.put("size", MAX_HITS);
+        request.put("_source", List.of("body"));
+        Rest.Answer a = rest.ok("POST", "/" + index + "/_search", toJson(request));
+        List<Map<String, Object>> hits = a.at("hits.hits");
+        List<Hit> out = new ArrayList<>();
+        for (Map<String, Object> h : hits) {
+            // the query scores (64 - d) / 64 exactly (no boost here), so the distance comes back from the score
+            int distance = (int) Math.round(SimHash.BITS * (1 - ((Number) h.get("_score")).doubleValue()));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> source = (Map<String, Object>) h.get("_source");
+            out.add(new Hit((String) h.get("_id"), distance, (String) source.get("body")));
+        }
+        return out;
+    }
+
+    /** For every document of the corpus, the ids its {@link #likeQuery} finds (itself included). */
+    public Map<String, Set<String>> nearDuplicatesOfEach(DemoCorpus corpus) {
+        Map<String, Set<String>> found = new LinkedHashMap<>();
+        for (DemoCorpus.Doc d : corpus.docs()) {
+            Set<String> ids = new LinkedHashSet<>();
+            search(likeQuery(d.id())).forEach(h -> ids.add(h.id()));
+            found.put(d.id(), ids);
+        }
+        return found;
+    }
+
+    /** The fingerprint the pipeline stored for every document, by id. */
+    public Map<String, Long> fingerprints() {
+        Rest.Answer a = rest.ok("POST", "/" + index + "/_search",
+            toJson(Map.of("size", 10_000, "_source", List.of(FingerprintFields.hashPath(FINGERPRINT)))));
+        Map<String, Long> out = new LinkedHashMap<>();
+        List<Map<String, Object>> hits = a.at("hits.hits");
+        for (Map<String, Object> h : hits) {
+            Object hash = new Rest.Answer(200, toJson(h)).at("_source." + FingerprintFields.hashPath(FINGERPRINT));
+            out.put((String) h.get("_id"), ((Number) hash).longValue());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,103 @@
+package dev.simhash.it;
+
+import dev.simhash.core.FeatureAnalyzer;
+import dev.simhash.core.FingerprintOptions;
+import dev.simhash.core.SimHash;
+import dev.simhash.core.TextFingerprinter;
+import dev.simhash.demo.Demo;
+import dev.simhash.demo.DemoCorpus;
+import dev.simhash.demo.DemoIndex;
+import dev.simhash.it.support.RealNodeExtension;
+import dev.simhash.it.support.Rest;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The demo's corpus, loaded and queried the way {@code ./run demo} does, still shows exactly its planted near-duplicates. */
+@ExtendWith(RealNodeExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DemoCorpusIT {
+
+    static final String INDEX = "demo-corpus-it";
+    static final String PIPELINE = "demo-corpus-it";
+
+    private final Rest rest;
+    private final DemoCorpus corpus = DemoCorpus.load();
+    private final DemoIndex index;
+
+    DemoCorpusIT(Rest rest) {
+        this.rest = rest;
+        this.index = new DemoIndex(rest, INDEX, PIPELINE);
+    }
+
+    @BeforeAll
+    void load() {
+        index.create();
+        index.load(corpus);
+    }
+
+    @AfterAll
+    void cleanUp() {
+        // by name: wildcard deletes are refused by default (action.destructive_requires_name)
+        rest.delete("/" + INDEX);
+        rest.delete("/_ingest/pipeline/" + PIPELINE);
+    }
+
+    @Test
+    void everyDocumentFindsExactlyItsPlantedGroupInBothLanguages() {
+        for (String lang : List.of("zh", "en")) {
+            long groups = corpus.groups().stream().filter(g -> g.startsWith(lang + "-")).count();
+            long unrelated = corpus.docs().stream().filter(d -> d.lang().equals(lang) && d.group() == null).count();
+            assertTrue(groups >= 5 && unrelated >= 15, lang + ": the demo needs planted groups and unrelated documents, has "
+                + groups + " and " + unrelated);
+        }
+        Map<String, Set<String>> found = index.nearDuplicatesOfEach(corpus);
+        for (DemoCorpus.Doc d : corpus.docs()) {
+            assertEquals(corpus.expectedNearDuplicates(d.id()), found.get(d.id()), d.id() + " at max_distance " + DemoIndex.MAX_DISTANCE);
+        }
+    }
+
+    @Test
+    void distancesTheDemoPrintsAreTheFingerprintDistances() {
+        TextFingerprinter fp = new TextFingerprinter(FeatureAnalyzer.DEFAULT, FingerprintOptions.DEFAULTS);
+        for (String id : List.of("zh-cpi-1", "en-rates-1")) {
+            long query = fp.fingerprint(corpus.doc(id).body()).getAsLong();
+            for (DemoIndex.Hit h : index.search(index.likeQuery(id))) {
+                assertEquals(SimHash.distance(query, fp.fingerprint(corpus.doc(h.id()).body()).getAsLong()), h.distance(), h.id());
+            }
+        }
+    }
+
+    @Test
+    void freeTextQueriesFindTheirPlantedGroup() {
+        for (DemoCorpus.TextQuery q : DemoCorpus.TEXT_QUERIES) {
+            Set<String> ids = new LinkedHashSet<>();
+            index.search(index.textQuery(q.text())).forEach(h -> ids.add(h.id()));
+            assertEquals(corpus.group(q.group()), ids, q.lang() + ": " + q.text());
+        }
+        assertEquals(Set.of("zh", "en"), Set.copyOf(DemoCorpus.TEXT_QUERIES.stream().map(DemoCorpus.TextQuery::lang).toList()));
+    }
+
+    @Test
+    void theShowcasedDocumentsHaveCopiesInBothLanguages() {
+        Set<String> langs = new LinkedHashSet<>();
+        for (String id : Demo.SHOWCASE) {
+            DemoCorpus.Doc d = corpus.doc(id);
+            if (d.group() != null) {
+                langs.add(d.lang());
+            }
+        }
+        assertEquals(Set.of("zh", "en"), langs);
+    }
+}
