@@ -1,6 +1,8 @@
 package dev.simhash.it.support;
 
+import org.apache.http.Header;
 import org.apache.http.HttpHost;
+import org.apache.http.message.BasicHeader;
 import org.elasticsearch.client.Request;
 import org.elasticsearch.client.Response;
 import org.elasticsearch.client.ResponseException;
@@ -16,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +42,9 @@ public final class EsCluster implements AutoCloseable {
     private final String name;
     private final String heap;
     private final Map<String, String> settings;
+    private final List<ConfigHook> configHooks;
+    private final String[] credentials;
+    private final List<RestClient> extraClients = new ArrayList<>();
     private final List<Node> nodes = new ArrayList<>();
     private final boolean asRoot = Processes.runningAsRoot();
     private RestClient client;
@@ -50,6 +56,8 @@ public final class EsCluster implements AutoCloseable {
         this.name = b.name;
         this.heap = b.heap;
         this.settings = new LinkedHashMap<>(b.settings);
+        this.configHooks = List.copyOf(b.configHooks);
+        this.credentials = b.credentials;
         for (int i = 0; i < b.nodeCount; i++) {
             nodes.add(new Node("node-" + i, dir.resolve("node-" + i)));
         }
@@ -73,6 +81,9 @@ public final class EsCluster implements AutoCloseable {
         }
         for (Node n : nodes) {
             n.configure();
+            for (ConfigHook hook : configHooks) {
+                hook.apply(distribution, n.config());
+            }
         }
         if (asRoot) {
             chownForNodes(distribution.home(), dir);
@@ -81,10 +92,25 @@ public final class EsCluster implements AutoCloseable {
         for (Node n : nodes) {
             n.start();
         }
-        client = RestClient.builder(nodes.stream().map(n -> new HttpHost("127.0.0.1", n.httpPort, "http")).toArray(HttpHost[]::new))
-            .build();
+        client = newClient(credentials);
         waitForGreen(START_TIMEOUT);
         return this;
+    }
+
+    private RestClient newClient(String[] userAndPassword) {
+        var builder = RestClient.builder(nodes.stream().map(n -> new HttpHost("127.0.0.1", n.httpPort, "http")).toArray(HttpHost[]::new));
+        if (userAndPassword != null) {
+            String token = Base64.getEncoder().encodeToString((userAndPassword[0] + ":" + userAndPassword[1]).getBytes(StandardCharsets.UTF_8));
+            builder.setDefaultHeaders(new Header[] { new BasicHeader("Authorization", "Basic " + token) });
+        }
+        return builder.build();
+    }
+
+    /** A JSON helper authenticating as another user (HTTP Basic); closed with the cluster. */
+    public synchronized Rest restAs(String user, String password) {
+        RestClient c = newClient(new String[] { user, password });
+        extraClients.add(c);
+        return new Rest(c);
     }
 
     /** A low-level REST client over all nodes' HTTP addresses. */
@@ -169,6 +195,14 @@ public final class EsCluster implements AutoCloseable {
     }
 
     private synchronized void closeQuietly() {
+        for (RestClient c : extraClients) {
+            try {
+                c.close();
+            } catch (IOException ignored) {
+                // stopping anyway
+            }
+        }
+        extraClients.clear();
         if (client != null) {
             try {
                 client.close();
@@ -380,6 +414,12 @@ public final class EsCluster implements AutoCloseable {
         }
     }
 
+    /** Prepares a node's config directory before the node starts (e.g. users and roles for security). */
+    @FunctionalInterface
+    public interface ConfigHook {
+        void apply(EsDistribution distribution, Path configDir) throws IOException;
+    }
+
     /** Settings of a cluster to start. */
     public static final class Builder {
         private final EsDistribution distribution;
@@ -388,6 +428,8 @@ public final class EsCluster implements AutoCloseable {
         private int nodeCount = 1;
         private String heap = "512m";
         private final Map<String, String> settings = new LinkedHashMap<>();
+        private final List<ConfigHook> configHooks = new ArrayList<>();
+        private String[] credentials;
 
         private Builder(EsDistribution distribution, Path dir) {
             this.distribution = distribution;
@@ -415,6 +457,18 @@ public final class EsCluster implements AutoCloseable {
         /** An extra elasticsearch.yml setting for every node (value written as YAML as-is). */
         public Builder setting(String key, String value) {
             settings.put(key, value);
+            return this;
+        }
+
+        /** Runs {@code hook} on every node's config directory after it is written and before the node starts. */
+        public Builder configHook(ConfigHook hook) {
+            configHooks.add(hook);
+            return this;
+        }
+
+        /** HTTP Basic credentials for {@link #client()} (a cluster with security enabled). */
+        public Builder credentials(String user, String password) {
+            this.credentials = new String[] { user, password };
             return this;
         }
 
