@@ -9,8 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 
@@ -36,29 +34,25 @@ class CollapseSecurityIT {
 
     @BeforeAll
     void start() throws Exception {
-        cluster = EsCluster.builder(RealNodes.distribution(), RealNodes.workDir().resolve("secure")).name("secure")
-            .setting("xpack.security.enabled", "true")
-            .configHook((dist, config) -> {
-                Files.writeString(config.resolve("roles.yml"), """
-                    collapse_reader:
-                      indices:
-                        - names: ['collapse-sec*']
-                          privileges: ['read']
-                    collapse_writer:
-                      indices:
-                        - names: ['collapse-sec*']
-                          privileges: ['read', 'write']
-                    other_reader:
-                      indices:
-                        - names: ['other-*']
-                          privileges: ['read']
-                    """, StandardCharsets.UTF_8);
-                dist.runTool("elasticsearch-users", config, "useradd", "admin", "-p", PASSWORD, "-r", "superuser");
-                dist.runTool("elasticsearch-users", config, "useradd", "reader", "-p", PASSWORD, "-r", "collapse_reader");
-                dist.runTool("elasticsearch-users", config, "useradd", "writer", "-p", PASSWORD, "-r", "collapse_writer");
-                dist.runTool("elasticsearch-users", config, "useradd", "outsider", "-p", PASSWORD, "-r", "other_reader");
-            })
-            .credentials("admin", PASSWORD)
+        cluster = EsCluster.builder(RealNodes.distribution(), RealNodes.workDir().resolve("collapse-secure")).name("collapse-secure")
+            .security("admin", PASSWORD)
+            .role("""
+                collapse_reader:
+                  indices:
+                    - names: ['collapse-sec*']
+                      privileges: ['read']
+                collapse_writer:
+                  indices:
+                    - names: ['collapse-sec*']
+                      privileges: ['read', 'write']
+                other_reader:
+                  indices:
+                    - names: ['other-*']
+                      privileges: ['read']
+                """)
+            .user("reader", PASSWORD, "collapse_reader")
+            .user("writer", PASSWORD, "collapse_writer")
+            .user("outsider", PASSWORD, "other_reader")
             .build().start();
         admin = cluster.rest();
         corpus.load(admin, INDEX, 2, null);
@@ -79,13 +73,13 @@ class CollapseSecurityIT {
 
     @Test
     void anonymousRequestsAreRejected() {
-        Rest anonymous = cluster.restAs("nobody", "wrong-password");
+        Rest anonymous = cluster.restAs(null);
         assertEquals(401, anonymous.post("/" + INDEX + "/_simhash/duplicates", report("")).status());
     }
 
     @Test
     void aReaderRunsTheReportAndTheFoldButCannotWriteGroupIds() {
-        Rest reader = cluster.restAs("reader", PASSWORD);
+        Rest reader = cluster.restAs("reader");
         Rest.Answer a = reader.post("/" + INDEX + "/_simhash/duplicates", report(""));
         assertEquals(200, a.status(), a.toString());
         assertEquals(fingerprinted, ((Number) a.at("total_docs")).longValue());
@@ -106,7 +100,7 @@ class CollapseSecurityIT {
 
     @Test
     void wildcardsResolveToTheIndicesTheUserMayRead() {
-        Rest reader = cluster.restAs("reader", PASSWORD);
+        Rest reader = cluster.restAs("reader");
         Rest.Answer a = reader.post("/*/_simhash/duplicates", report(""));
         assertEquals(200, a.status(), a.toString());
         Rest.Answer readable = admin.post("/collapse-sec*/_simhash/duplicates", report(""));
@@ -118,7 +112,7 @@ class CollapseSecurityIT {
 
     @Test
     void aUserWithoutReadPrivilegeIsForbidden() {
-        Rest outsider = cluster.restAs("outsider", PASSWORD);
+        Rest outsider = cluster.restAs("outsider");
         Rest.Answer report = outsider.post("/" + INDEX + "/_simhash/duplicates", report(""));
         assertEquals(403, report.status(), report.toString());
         assertTrue(report.body().contains("indices:data/read/simhash/duplicates"), report.toString());
@@ -131,7 +125,7 @@ class CollapseSecurityIT {
 
     @Test
     void aWriterWritesGroupIds() {
-        Rest writer = cluster.restAs("writer", PASSWORD);
+        Rest writer = cluster.restAs("writer");
         Rest.Answer a = writer.post("/" + INDEX + "-w/_simhash/duplicates", report(""));
         assertEquals(404, a.status(), "no such index: " + a);
         corpus.load(admin, INDEX + "-w", 1, null);

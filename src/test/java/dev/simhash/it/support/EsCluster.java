@@ -1,8 +1,6 @@
 package dev.simhash.it.support;
 
-import org.apache.http.Header;
 import org.apache.http.HttpHost;
-import org.apache.http.message.BasicHeader;
 import org.elasticsearch.client.Request;
 import org.elasticsearch.client.Response;
 import org.elasticsearch.client.ResponseException;
@@ -18,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +26,8 @@ import java.util.stream.Collectors;
 /**
  * One or more real Elasticsearch nodes started from an {@link EsDistribution} on 127.0.0.1 with
  * free ports, as an unprivileged uid when the build runs as root. Always {@link #close()} it (the
- * harness also registers a shutdown hook); node logs stay under the cluster directory.
+ * harness also registers a shutdown hook), unless it is {@linkplain Builder#detached(boolean)
+ * detached}; node logs stay under the cluster directory.
  */
 public final class EsCluster implements AutoCloseable {
 
@@ -42,9 +40,11 @@ public final class EsCluster implements AutoCloseable {
     private final String name;
     private final String heap;
     private final Map<String, String> settings;
-    private final List<ConfigHook> configHooks;
-    private final String[] credentials;
+    private final Map<String, String[]> users;
+    private final String rolesYml;
+    private final String superUser;
     private final List<RestClient> extraClients = new ArrayList<>();
+    private final boolean detached;
     private final List<Node> nodes = new ArrayList<>();
     private final boolean asRoot = Processes.runningAsRoot();
     private RestClient client;
@@ -56,8 +56,10 @@ public final class EsCluster implements AutoCloseable {
         this.name = b.name;
         this.heap = b.heap;
         this.settings = new LinkedHashMap<>(b.settings);
-        this.configHooks = List.copyOf(b.configHooks);
-        this.credentials = b.credentials;
+        this.users = new LinkedHashMap<>(b.users);
+        this.rolesYml = b.rolesYml.toString();
+        this.superUser = b.superUser;
+        this.detached = b.detached;
         for (int i = 0; i < b.nodeCount; i++) {
             nodes.add(new Node("node-" + i, dir.resolve("node-" + i)));
         }
@@ -81,39 +83,47 @@ public final class EsCluster implements AutoCloseable {
         }
         for (Node n : nodes) {
             n.configure();
-            for (ConfigHook hook : configHooks) {
-                hook.apply(distribution, n.config());
-            }
         }
         if (asRoot) {
             chownForNodes(distribution.home(), dir);
         }
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        if (!detached) {
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        }
         for (Node n : nodes) {
             n.start();
         }
-        client = newClient(credentials);
+        client = newClient(superUser);
         waitForGreen(START_TIMEOUT);
         return this;
     }
 
-    private RestClient newClient(String[] userAndPassword) {
+    private RestClient newClient(String user) {
         var builder = RestClient.builder(nodes.stream().map(n -> new HttpHost("127.0.0.1", n.httpPort, "http")).toArray(HttpHost[]::new));
-        if (userAndPassword != null) {
-            String token = Base64.getEncoder().encodeToString((userAndPassword[0] + ":" + userAndPassword[1]).getBytes(StandardCharsets.UTF_8));
-            builder.setDefaultHeaders(new Header[] { new BasicHeader("Authorization", "Basic " + token) });
+        if (user != null) {
+            String token = java.util.Base64.getEncoder()
+                .encodeToString((user + ":" + users.get(user)[0]).getBytes(StandardCharsets.UTF_8));
+            builder.setDefaultHeaders(new org.apache.http.Header[] { new org.apache.http.message.BasicHeader("Authorization", "Basic " + token) });
         }
         return builder.build();
     }
 
-    /** A JSON helper authenticating as another user (HTTP Basic); closed with the cluster. */
-    public synchronized Rest restAs(String user, String password) {
-        RestClient c = newClient(new String[] { user, password });
+    /** True when the cluster runs with security (file-realm users, HTTP Basic). */
+    public boolean secured() {
+        return superUser != null;
+    }
+
+    /** A JSON helper authenticated as {@code user} (a user of the builder), or anonymous for null; closed with the cluster. */
+    public synchronized Rest restAs(String user) {
+        if (user != null && !users.containsKey(user)) {
+            throw new IllegalArgumentException("no such user: " + user);
+        }
+        RestClient c = newClient(user);
         extraClients.add(c);
         return new Rest(c);
     }
 
-    /** A low-level REST client over all nodes' HTTP addresses. */
+    /** A low-level REST client over all nodes' HTTP addresses (as the superuser when secured). */
     public RestClient client() {
         return client;
     }
@@ -121,6 +131,14 @@ public final class EsCluster implements AutoCloseable {
     /** A JSON helper over {@link #client()}. */
     public Rest rest() {
         return new Rest(client);
+    }
+
+    /**
+     * Closes the REST client but leaves the nodes running: for a detached cluster that should
+     * outlive this JVM (stop it later through the pid file, {@link #pidFile(int)}).
+     */
+    public void disconnect() {
+        closeClient();
     }
 
     /** {@code 127.0.0.1:port} of the first node's HTTP endpoint. */
@@ -142,6 +160,11 @@ public final class EsCluster implements AutoCloseable {
         return nodes.get(i).dir.resolve("logs");
     }
 
+    /** The pid file of node {@code i}'s server process, written by Elasticsearch ({@code -p}). */
+    public Path pidFile(int i) {
+        return nodes.get(i).pidFile();
+    }
+
     /** Kills node {@code i} with SIGKILL, as a crash would. */
     public void killNode(int i) throws IOException {
         nodes.get(i).kill();
@@ -158,10 +181,7 @@ public final class EsCluster implements AutoCloseable {
         String last = "no answer yet";
         while (System.nanoTime() < deadline) {
             for (Node n : nodes) {
-                if (n.process != null && !n.process.isAlive()) {
-                    throw new IllegalStateException(n.name + " exited with code " + n.process.exitValue() + " while starting; log tail:\n"
-                        + Processes.tail(n.dir.resolve("logs/console.log"), 60));
-                }
+                n.checkStarting();
             }
             try {
                 Request health = new Request("GET", "/_cluster/health");
@@ -195,11 +215,18 @@ public final class EsCluster implements AutoCloseable {
     }
 
     private synchronized void closeQuietly() {
+        closeClient();
+        for (Node n : nodes) {
+            n.stop();
+        }
+    }
+
+    private synchronized void closeClient() {
         for (RestClient c : extraClients) {
             try {
                 c.close();
             } catch (IOException ignored) {
-                // stopping anyway
+                // stopping or detaching anyway
             }
         }
         extraClients.clear();
@@ -207,12 +234,9 @@ public final class EsCluster implements AutoCloseable {
             try {
                 client.close();
             } catch (IOException ignored) {
-                // stopping anyway
+                // stopping or detaching anyway
             }
             client = null;
-        }
-        for (Node n : nodes) {
-            n.stop();
         }
     }
 
@@ -311,8 +335,17 @@ public final class EsCluster implements AutoCloseable {
             yml.put("transport.port", Integer.toString(transportPort));
             yml.put("path.data", dir.resolve("data").toString());
             yml.put("path.logs", dir.resolve("logs").toString());
-            yml.put("xpack.security.enabled", "false");
+            if (superUser == null) {
+                yml.put("xpack.security.enabled", "false");
+            } else {
+                // HTTP Basic over plain HTTP on loopback, file realm users
+                yml.put("xpack.security.enabled", "true");
+                yml.put("xpack.security.http.ssl.enabled", "false");
+                yml.put("xpack.security.transport.ssl.enabled", "false");
+            }
             yml.put("cluster.routing.allocation.disk.threshold_enabled", "false");
+            // tests clean up with wildcard deletes (DELETE /prefix-*)
+            yml.put("action.destructive_requires_name", "false");
             if (nodes.size() == 1) {
                 yml.put("discovery.type", "single-node");
             } else {
@@ -327,11 +360,30 @@ public final class EsCluster implements AutoCloseable {
             Files.writeString(config().resolve("elasticsearch.yml"), sb.toString(), StandardCharsets.UTF_8);
             Path opts = Files.createDirectories(config().resolve("jvm.options.d"));
             Files.writeString(opts.resolve("heap.options"), "-Xms" + heap + "\n-Xmx" + heap + "\n", StandardCharsets.UTF_8);
+            if (superUser != null) {
+                Files.writeString(config().resolve("roles.yml"), rolesYml, StandardCharsets.UTF_8);
+                for (Map.Entry<String, String[]> u : users.entrySet()) {
+                    String[] pwAndRoles = u.getValue();
+                    ProcessBuilder pb = new ProcessBuilder(distribution.home().resolve("bin/elasticsearch-users").toString(), "useradd",
+                        u.getKey(), "-p", pwAndRoles[0], "-r", pwAndRoles[1]);
+                    pb.environment().put("ES_PATH_CONF", config().toString());
+                    pb.environment().put("ES_JAVA_HOME", distribution.javaHome().toString());
+                    pb.environment().put("CLI_JAVA_OPTS", "-Djava.io.tmpdir=" + dir.resolve("tmp"));
+                    Processes.Result r = Processes.run(pb, 120, TimeUnit.SECONDS);
+                    if (r.exitCode() != 0) {
+                        throw new IllegalStateException("elasticsearch-users useradd " + u.getKey() + " failed: " + r.output());
+                    }
+                }
+            }
         }
 
         void start() throws IOException {
             Path tmp = dir.resolve("tmp");
             List<String> cmd = new ArrayList<>();
+            if (detached) {
+                // a session of its own: the hangup of the terminal (or ssh session) that started it must not stop it
+                cmd.addAll(List.of("setsid", "--wait"));
+            }
             if (asRoot) {
                 cmd.addAll(List.of("setpriv", "--reuid=" + UNPRIVILEGED_UID, "--regid=" + UNPRIVILEGED_UID, "--clear-groups"));
             }
@@ -339,6 +391,10 @@ public final class EsCluster implements AutoCloseable {
                 "CLI_JAVA_OPTS=-Djava.io.tmpdir=" + tmp, "ES_JAVA_HOME=" + distribution.javaHome(), "ES_PATH_CONF=" + config(),
                 "LANG=C.UTF-8"));
             cmd.add(distribution.home().resolve("bin/elasticsearch").toString());
+            if (detached) {
+                // the launcher returns once the node is up; the server then belongs to no JVM of ours
+                cmd.add("-d");
+            }
             cmd.add("-p");
             cmd.add(pidFile().toString());
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -349,6 +405,21 @@ public final class EsCluster implements AutoCloseable {
 
         Path pidFile() {
             return dir.resolve("es.pid");
+        }
+
+        /** Fails when the node can no longer come up: its process died (or a detached launcher failed). */
+        void checkStarting() {
+            if (process == null || process.isAlive()) {
+                return;
+            }
+            int exit = process.exitValue();
+            // a detached launcher exits 0 once the daemonized server has started, and that server is what must live on
+            if (detached && exit == 0 && server().map(ProcessHandle::isAlive).orElse(false)) {
+                return;
+            }
+            String what = detached && exit == 0 ? "was daemonized but its server process is gone" : "exited with code " + exit;
+            throw new IllegalStateException(name + " " + what + " while starting; log tail:\n"
+                + Processes.tail(dir.resolve("logs/console.log"), 60));
         }
 
         Optional<ProcessHandle> server() {
@@ -414,12 +485,6 @@ public final class EsCluster implements AutoCloseable {
         }
     }
 
-    /** Prepares a node's config directory before the node starts (e.g. users and roles for security). */
-    @FunctionalInterface
-    public interface ConfigHook {
-        void apply(EsDistribution distribution, Path configDir) throws IOException;
-    }
-
     /** Settings of a cluster to start. */
     public static final class Builder {
         private final EsDistribution distribution;
@@ -428,8 +493,10 @@ public final class EsCluster implements AutoCloseable {
         private int nodeCount = 1;
         private String heap = "512m";
         private final Map<String, String> settings = new LinkedHashMap<>();
-        private final List<ConfigHook> configHooks = new ArrayList<>();
-        private String[] credentials;
+        private final Map<String, String[]> users = new LinkedHashMap<>();
+        private final StringBuilder rolesYml = new StringBuilder();
+        private String superUser;
+        private boolean detached;
 
         private Builder(EsDistribution distribution, Path dir) {
             this.distribution = distribution;
@@ -460,15 +527,34 @@ public final class EsCluster implements AutoCloseable {
             return this;
         }
 
-        /** Runs {@code hook} on every node's config directory after it is written and before the node starts. */
-        public Builder configHook(ConfigHook hook) {
-            configHooks.add(hook);
+        /**
+         * Enables security (HTTP Basic on plain HTTP, loopback only) with a file-realm superuser that
+         * {@link #client()} and {@link #rest()} use.
+         */
+        public Builder security(String superUserName, String password) {
+            this.superUser = superUserName;
+            return user(superUserName, password, "superuser");
+        }
+
+        /** A file-realm user with comma-separated roles (built-in or defined with {@link #role}). */
+        public Builder user(String name, String password, String roles) {
+            users.put(name, new String[] { password, roles });
             return this;
         }
 
-        /** HTTP Basic credentials for {@link #client()} (a cluster with security enabled). */
-        public Builder credentials(String user, String password) {
-            this.credentials = new String[] { user, password };
+        /** A role definition in roles.yml syntax, e.g. {@code "reader_a:\n  indices:\n    - names: ['a']\n      privileges: ['read']\n"}. */
+        public Builder role(String yaml) {
+            rolesYml.append(yaml).append('\n');
+            return this;
+        }
+
+        /**
+         * Starts the nodes daemonized ({@code bin/elasticsearch -d -p <pid file>}) so that they keep
+         * running after this JVM exits: no shutdown hook is registered. {@link EsCluster#close()} still
+         * stops them; {@link EsCluster#disconnect()} leaves them running.
+         */
+        public Builder detached(boolean detached) {
+            this.detached = detached;
             return this;
         }
 

@@ -73,26 +73,6 @@ public final class EsDistribution {
         }
     }
 
-    /**
-     * Runs a command line tool of the distribution (e.g. {@code elasticsearch-users}) against a node's config
-     * directory; fails unless it exits with 0.
-     */
-    public String runTool(String tool, Path configDir, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(home.resolve("bin").resolve(tool).toString());
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("ES_JAVA_HOME", javaHome.toString());
-        pb.environment().remove("JAVA_HOME");
-        pb.environment().put("ES_PATH_CONF", configDir.toString());
-        pb.environment().put("CLI_JAVA_OPTS", "-Djava.io.tmpdir=" + Files.createDirectories(home.resolve("tmp")));
-        Processes.Result r = Processes.run(pb, 180, TimeUnit.SECONDS);
-        if (r.exitCode() != 0) {
-            throw new IllegalStateException(tool + " " + args[0] + " failed (exit " + r.exitCode() + "):\n" + r.output());
-        }
-        return r.output();
-    }
-
     /** Lists installed plugins with {@code bin/elasticsearch-plugin list}. */
     public String listPlugins() throws IOException {
         ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/elasticsearch-plugin").toString(), "list").redirectErrorStream(true);
