@@ -12,17 +12,23 @@ import java.util.List;
 /** The near-duplicate report: totals, one page of groups, and how many group ids were written. */
 public final class DuplicatesResponse extends ActionResponse implements ToXContentObject {
 
+    /** Milliseconds spent reading fingerprints, grouping them, and writing group ids. */
+    public record Phases(long readMillis, long groupMillis, long writeMillis) {}
+
     private final String field;
     private final int maxDistance;
     private final long tookMillis;
+    private final Phases phases;
     private final DuplicateGroups.Page page;
     private final String groupIdField;
     private final long updated;
 
-    public DuplicatesResponse(String field, int maxDistance, long tookMillis, DuplicateGroups.Page page, String groupIdField, long updated) {
+    public DuplicatesResponse(String field, int maxDistance, long tookMillis, Phases phases, DuplicateGroups.Page page,
+                              String groupIdField, long updated) {
         this.field = field;
         this.maxDistance = maxDistance;
         this.tookMillis = tookMillis;
+        this.phases = phases;
         this.page = page;
         this.groupIdField = groupIdField;
         this.updated = updated;
@@ -32,6 +38,7 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         field = in.readString();
         maxDistance = in.readVInt();
         tookMillis = in.readVLong();
+        phases = new Phases(in.readVLong(), in.readVLong(), in.readVLong());
         int totalDocs = in.readVInt();
         int groupsTotal = in.readVInt();
         long duplicatesTotal = in.readVLong();
@@ -47,6 +54,9 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         out.writeString(field);
         out.writeVInt(maxDistance);
         out.writeVLong(tookMillis);
+        out.writeVLong(phases.readMillis());
+        out.writeVLong(phases.groupMillis());
+        out.writeVLong(phases.writeMillis());
         out.writeVInt(page.totalDocs());
         out.writeVInt(page.groupsTotal());
         out.writeVLong(page.duplicatesTotal());
@@ -74,6 +84,11 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
         builder.startObject();
         builder.field("took_ms", tookMillis);
+        builder.startObject("phases_ms");
+        builder.field("read", phases.readMillis());
+        builder.field("group", phases.groupMillis());
+        builder.field("write", phases.writeMillis());
+        builder.endObject();
         builder.field("field", field);
         builder.field("max_distance", maxDistance);
         builder.field("total_docs", page.totalDocs());

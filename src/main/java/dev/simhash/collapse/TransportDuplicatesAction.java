@@ -89,6 +89,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private final ActionListener<DuplicatesResponse> listener;
         private final Client client;
         private final long startNanos = System.nanoTime();
+        private long readNanos;
+        private long groupNanos;
         private final String hashPath;
         private final FingerprintTable table = new FingerprintTable();
         private final AtomicBoolean finished = new AtomicBoolean();
@@ -183,6 +185,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (hits.length == PAGE_SIZE) {
                 readPage(hits[hits.length - 1].getSortValues());
             } else {
+                readNanos = System.nanoTime();
                 closePit();
                 // grouping is CPU work of seconds for millions of documents: not on a search or transport thread
                 threadPool.generic().execute(() -> {
@@ -214,6 +217,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             NearDuplicateComponents components = NearDuplicateComponents.find(table.hashes(), request.maxDistance(),
                 task::ensureNotCancelled);
             DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(), request.maxMembers());
+            groupNanos = System.nanoTime();
             if (request.writeGroupId() == null) {
                 respond(page, 0);
             } else {
@@ -256,9 +260,16 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         private void respond(DuplicateGroups.Page page, long updated) {
             if (finished.compareAndSet(false, true)) {
-                listener.onResponse(new DuplicatesResponse(request.field(), request.maxDistance(),
-                    (System.nanoTime() - startNanos) / 1_000_000, page, request.writeGroupId(), updated));
+                long now = System.nanoTime();
+                DuplicatesResponse.Phases phases = new DuplicatesResponse.Phases(millis(readNanos - startNanos),
+                    millis(groupNanos - readNanos), request.writeGroupId() == null ? 0 : millis(now - groupNanos));
+                listener.onResponse(new DuplicatesResponse(request.field(), request.maxDistance(), millis(now - startNanos), phases, page,
+                    request.writeGroupId(), updated));
             }
+        }
+
+        private static long millis(long nanos) {
+            return nanos / 1_000_000;
         }
 
         private void fail(Exception e) {
