@@ -6,6 +6,8 @@ import org.elasticsearch.action.fieldcaps.FieldCapabilities;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesResponse;
 import org.elasticsearch.action.support.IndicesOptions;
+import org.elasticsearch.common.document.DocumentField;
+import org.elasticsearch.search.SearchHit;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,9 +15,9 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Checks, through the field capabilities API (so with the caller's privileges), that the fields the
- * fold and the report read are mapped as they need: the fingerprint's {@code hash} as a {@code long}
- * with doc values, and a group id field as a {@code keyword}.
+ * Reads fingerprints from search hits, and checks through the field capabilities API (so with the
+ * caller's privileges) that the fields the fold and the report read are mapped as they need: the
+ * fingerprint's {@code hash} as a {@code long} with doc values, a group id field as a {@code keyword}.
  */
 final class FingerprintMappings {
 
@@ -87,5 +89,24 @@ final class FingerprintMappings {
 
     private static String where(FieldCapabilities fc) {
         return fc.indices() == null ? "" : " in " + new TreeSet<>(List.of(fc.indices()));
+    }
+
+    /** The fingerprint of a hit from its doc values, or null (no fingerprint; several values: the first, i.e. the smallest). */
+    static Long fingerprintOf(SearchHit hit, String hashPath) {
+        DocumentField f = hit.field(hashPath);
+        if (f == null || f.getValues().isEmpty()) {
+            return null;
+        }
+        Object v = f.getValues().get(0);
+        if (v instanceof Number n) {
+            return n.longValue();
+        }
+        try {
+            // a string only comes from a format the caller asked for in docvalue_fields: the long in decimal
+            return v == null ? null : Long.parseLong(v.toString().trim());
+        } catch (NumberFormatException e) {
+            // a format that made the value unreadable: treat the hit as having no fingerprint
+            return null;
+        }
     }
 }

@@ -11,7 +11,6 @@ import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.search.TransportSearchAction;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.common.bytes.BytesReference;
-import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.rest.BaseRestHandler;
 import org.elasticsearch.rest.RestChannel;
@@ -161,24 +160,6 @@ public final class RestFoldAction extends BaseRestHandler {
         return false;
     }
 
-    /** The fingerprint of a hit from its doc values, or null (no fingerprint; several values: the first, i.e. the smallest). */
-    static Long hashOf(SearchHit hit, String hashPath) {
-        DocumentField f = hit.field(hashPath);
-        if (f == null || f.getValues().isEmpty()) {
-            return null;
-        }
-        Object v = f.getValues().get(0);
-        if (v instanceof Number n) {
-            return n.longValue();
-        }
-        try {
-            return v == null ? null : SimHash.parse(v.toString());
-        } catch (IllegalArgumentException e) {
-            // a user-requested format made the value unreadable: treat the hit as having no fingerprint
-            return null;
-        }
-    }
-
     static XContentBuilder render(RestChannel channel, SearchResponse response, FoldParams fold, int from, int size, String hashPath,
                                   boolean hashRequested, long startNanos) throws IOException {
         SearchHits searchHits = response.getHits();
@@ -186,7 +167,7 @@ public final class RestFoldAction extends BaseRestHandler {
         long[] hashes = new long[hits.length];
         boolean[] hasHash = new boolean[hits.length];
         for (int i = 0; i < hits.length; i++) {
-            Long h = hashOf(hits[i], hashPath);
+            Long h = FingerprintMappings.fingerprintOf(hits[i], hashPath);
             hasHash[i] = h != null;
             hashes[i] = h == null ? 0 : h;
         }

@@ -171,7 +171,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             }
             SearchHit[] hits = response.getHits().getHits();
             for (SearchHit hit : hits) {
-                Long hash = RestFoldAction.hashOf(hit, hashPath);
+                Long hash = FingerprintMappings.fingerprintOf(hit, hashPath);
                 if (hash == null) {
                     continue;
                 }
