@@ -272,6 +272,29 @@ class FoldIT {
     }
 
     @Test
+    void otherSearchFeaturesPassThrough() {
+        // collapse: the inner search returns one hit per tag, and those are folded
+        Rest.Answer collapsed = fold("field=simhash&max_distance=64", body("collapse", Map.of("field", "tag"),
+            "sort", List.of(Map.of("rank", "asc"))));
+        assertEquals(200, collapsed.status(), collapsed.toString());
+        assertEquals(2, ((Number) collapsed.at("simhash_fold.considered")).intValue());
+        // explain
+        Rest.Answer explained = fold("field=simhash", body("explain", true, "query", Map.of("term", Map.of("tag", "a")), "size", 1));
+        assertTrue(((Map<?, ?>) explained.at("hits.hits.0")).containsKey("_explanation"), explained.toString());
+        // a point in time: same folded list as the index route, and the response carries pit_id
+        Rest.Answer pit = rest.ok("POST", "/" + INDEX + "/_pit?keep_alive=1m", null);
+        String id = pit.at("id");
+        Map<String, Object> sorted = body("sort", List.of(Map.of("rank", "asc")), "size", 20);
+        Map<String, Object> withPit = new LinkedHashMap<>(sorted);
+        withPit.put("pit", Map.of("id", id, "keep_alive", "1m"));
+        Rest.Answer viaPit = rest.post("/_simhash/fold?field=simhash&max_distance=5", toJson(withPit));
+        assertEquals(200, viaPit.status(), viaPit.toString());
+        assertTrue(viaPit.json().get("pit_id") instanceof String, viaPit.toString());
+        assertEquals(folded(fold("field=simhash&max_distance=5", sorted)), folded(viaPit));
+        rest.call("DELETE", "/_pit", toJson(Map.of("id", id)));
+    }
+
+    @Test
     void invalidParametersAnswer400NamingThem() {
         rest.ok("PUT", "/collapse-fold-wrong", "{\"mappings\": {\"properties\": {\"simhash\": {\"properties\": "
             + "{\"hash\": {\"type\": \"keyword\"}}}, \"body\": {\"type\": \"text\"}}}}");
