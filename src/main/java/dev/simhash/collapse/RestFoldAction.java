@@ -9,6 +9,7 @@ import org.elasticsearch.action.fieldcaps.TransportFieldCapabilitiesAction;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.search.TransportSearchAction;
+import org.elasticsearch.action.support.ContextPreservingActionListener;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.features.NodeFeature;
@@ -108,9 +109,10 @@ public final class RestFoldAction extends BaseRestHandler {
         long startNanos = System.nanoTime();
         return channel -> {
             RestCancellableNodeClient cancellable = new RestCancellableNodeClient(client, request.getHttpChannel());
+            // the search is sent from the field-caps callback: restore the caller's context there, so it runs as the caller
             cancellable.execute(TransportFieldCapabilitiesAction.TYPE,
                 FingerprintMappings.request(search.indices(), search.indicesOptions(), fold.field()),
-                new RestActionListener<>(channel) {
+                ContextPreservingActionListener.wrapPreservingContext(new RestActionListener<FieldCapabilitiesResponse>(channel) {
                     @Override
                     protected void processResponse(FieldCapabilitiesResponse caps) {
                         FingerprintMappings.checkFingerprint(caps, fold.field());
@@ -122,7 +124,7 @@ public final class RestFoldAction extends BaseRestHandler {
                             }
                         });
                     }
-                });
+                }, client.threadPool().getThreadContext()));
         };
     }
 

@@ -1,5 +1,6 @@
 package dev.simhash.collapse;
 
+import org.elasticsearch.common.Strings;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.common.xcontent.XContentHelper;
@@ -86,7 +87,7 @@ public class DuplicatesWireTests extends ESTestCase {
         DuplicatesResponse copy = copyWriteable(r, new NamedWriteableRegistry(List.of()), DuplicatesResponse::new);
         assertEquals(r.page(), copy.page());
         assertEquals(r.updated(), copy.updated());
-        String json = org.elasticsearch.common.Strings.toString(copy);
+        String json = Strings.toString(copy);
         Map<String, Object> map = XContentHelper.convertToMap(JsonXContent.jsonXContent, json, false);
         assertEquals(Map.of("read", 5, "group", 6, "write", 1), map.get("phases_ms"));
         assertEquals(Map.of("field", "g", "updated", 10), map.get("write_group_id"));

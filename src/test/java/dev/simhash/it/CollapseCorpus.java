@@ -6,11 +6,13 @@ import dev.simhash.it.support.Rest;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +42,7 @@ final class CollapseCorpus {
         for (int i = 0; i < n; i++) {
             ranks.add(i);
         }
-        java.util.Collections.shuffle(ranks, r);
+        Collections.shuffle(ranks, r);
         CollapseCorpus c = new CollapseCorpus();
         long chain = r.nextLong();
         List<Long> soFar = new ArrayList<>();
@@ -83,7 +85,7 @@ final class CollapseCorpus {
     }
 
     /** Creates {@code index} and bulk-loads the documents; {@code routing} picks a routing per document (null: none). */
-    void load(Rest rest, String index, int shards, java.util.function.Function<Doc, String> routing) {
+    void load(Rest rest, String index, int shards, Function<Doc, String> routing) {
         rest.ok("PUT", "/" + index, mapping(shards));
         StringBuilder ndjson = new StringBuilder();
         int pending = 0;
