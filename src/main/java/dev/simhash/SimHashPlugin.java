@@ -4,31 +4,41 @@ import dev.simhash.analysis.SimHashTextAnalyzerProvider;
 import dev.simhash.analysis.SimHashTokenFilterFactory;
 import dev.simhash.analysis.SmartcnStopFilterFactory;
 import dev.simhash.analysis.SmartcnTokenizerFactory;
+import dev.simhash.collapse.DuplicatesAction;
+import dev.simhash.collapse.RestDuplicatesAction;
+import dev.simhash.collapse.RestFoldAction;
+import dev.simhash.collapse.TransportDuplicatesAction;
 import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.query.SimHashQueryBuilder;
 import dev.simhash.script.SimHashScriptEngine;
 
 import org.apache.lucene.analysis.Analyzer;
+import org.elasticsearch.cluster.node.DiscoveryNodes;
 import org.elasticsearch.common.settings.Settings;
+import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenizerFactory;
 import org.elasticsearch.indices.analysis.AnalysisModule.AnalysisProvider;
 import org.elasticsearch.ingest.Processor;
+import org.elasticsearch.plugins.ActionPlugin;
 import org.elasticsearch.plugins.AnalysisPlugin;
 import org.elasticsearch.plugins.IngestPlugin;
 import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.plugins.ScriptPlugin;
 import org.elasticsearch.plugins.SearchPlugin;
+import org.elasticsearch.rest.RestHandler;
 import org.elasticsearch.script.ScriptContext;
 import org.elasticsearch.script.ScriptEngine;
 
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /** Entry point of the simhash plugin: wires the components into Elasticsearch and holds no logic. */
-public final class SimHashPlugin extends Plugin implements AnalysisPlugin, IngestPlugin, SearchPlugin, ScriptPlugin {
+public final class SimHashPlugin extends Plugin implements ActionPlugin, AnalysisPlugin, IngestPlugin, SearchPlugin, ScriptPlugin {
 
     @Override
     public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
@@ -60,5 +70,16 @@ public final class SimHashPlugin extends Plugin implements AnalysisPlugin, Inges
     @Override
     public ScriptEngine getScriptEngine(Settings settings, Collection<ScriptContext<?>> contexts) {
         return new SimHashScriptEngine();
+    }
+
+    @Override
+    public Collection<ActionHandler> getActions() {
+        return List.of(new ActionHandler(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class));
+    }
+
+    @Override
+    public Collection<RestHandler> getRestHandlers(RestHandlersServices services, Supplier<DiscoveryNodes> nodesInCluster,
+                                                   Predicate<NodeFeature> clusterSupportsFeature) {
+        return List.of(new RestFoldAction(clusterSupportsFeature), new RestDuplicatesAction());
     }
 }

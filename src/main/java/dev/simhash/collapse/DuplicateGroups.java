@@ -1,0 +1,86 @@
+package dev.simhash.collapse;
+
+import dev.simhash.core.SimHash;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Turns connected components over a {@link FingerprintTable} into the report's groups: components of
+ * two or more documents, largest first, then by group id; a group's id is its smallest fingerprint
+ * in hex, which no other group (and no other document outside the group) has. Plain Java, no
+ * Elasticsearch imports.
+ */
+public final class DuplicateGroups {
+
+    /** A document of a group. */
+    public record Member(String index, String id) {}
+
+    /** One group: its id, its size in documents and the first members by {@code _id} (then {@code _index}). */
+    public record Group(String groupId, int size, List<Member> members) {}
+
+    /** A page of groups with the report's totals. */
+    public record Page(int totalDocs, int groupsTotal, long duplicatesTotal, List<Group> groups) {}
+
+    private static final Comparator<Member> MEMBER_ORDER = Comparator.comparing(Member::id).thenComparing(Member::index);
+
+    private DuplicateGroups() {}
+
+    /** The group id of component {@code c}: its smallest fingerprint as 16 hex digits. */
+    public static String groupId(NearDuplicateComponents components, int c) {
+        return SimHash.toHex(components.componentMinHash(c));
+    }
+
+    /** Groups {@code [from, from + size)} in report order, each listing at most {@code maxMembers} members. */
+    public static Page page(FingerprintTable table, NearDuplicateComponents components, int from, int size, int maxMembers) {
+        if (table.size() != components.size()) {
+            throw new IllegalArgumentException("table and components differ in size: " + table.size() + " vs " + components.size());
+        }
+        int groupCount = 0;
+        long duplicates = 0;
+        for (int c = 0; c < components.componentCount(); c++) {
+            if (components.componentSize(c) > 1) {
+                groupCount++;
+                duplicates += components.componentSize(c);
+            }
+        }
+        Integer[] groups = new Integer[groupCount];
+        int g = 0;
+        for (int c = 0; c < components.componentCount(); c++) {
+            if (components.componentSize(c) > 1) {
+                groups[g++] = c;
+            }
+        }
+        // largest first; equal sizes by group id, i.e. by the unsigned smallest fingerprint
+        Arrays.sort(groups, Comparator.<Integer>comparingInt(c -> -components.componentSize(c))
+            .thenComparing((a, b) -> Long.compareUnsigned(components.componentMinHash(a), components.componentMinHash(b))));
+        int start = (int) Math.min(from, groupCount);
+        int end = (int) Math.min((long) from + size, groupCount);
+        int[] pagePosition = new int[components.componentCount()];
+        Arrays.fill(pagePosition, -1);
+        List<List<Member>> members = new ArrayList<>();
+        for (int p = start; p < end; p++) {
+            pagePosition[groups[p]] = p - start;
+            members.add(new ArrayList<>());
+        }
+        if (maxMembers > 0 && end > start) {
+            for (int doc = 0; doc < table.size(); doc++) {
+                int p = pagePosition[components.componentOf(doc)];
+                if (p >= 0) {
+                    members.get(p).add(new Member(table.index(doc), table.id(doc)));
+                }
+            }
+        }
+        List<Group> out = new ArrayList<>(end - start);
+        for (int p = start; p < end; p++) {
+            int c = groups[p];
+            List<Member> list = members.get(p - start);
+            list.sort(MEMBER_ORDER);
+            out.add(new Group(groupId(components, c), components.componentSize(c),
+                List.copyOf(list.subList(0, Math.min(maxMembers, list.size())))));
+        }
+        return new Page(table.size(), groupCount, duplicates, out);
+    }
+}

@@ -1,0 +1,279 @@
+package dev.simhash.collapse;
+
+import dev.simhash.core.SimHash;
+
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionRequestValidationException;
+import org.elasticsearch.action.IndicesRequest;
+import org.elasticsearch.action.search.SearchRequest;
+import org.elasticsearch.action.support.IndicesOptions;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.index.query.AbstractQueryBuilder;
+import org.elasticsearch.index.query.QueryBuilder;
+import org.elasticsearch.tasks.CancellableTask;
+import org.elasticsearch.tasks.Task;
+import org.elasticsearch.tasks.TaskId;
+import org.elasticsearch.xcontent.XContentParser;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+import static org.elasticsearch.action.ValidateActions.addValidationError;
+
+/**
+ * The near-duplicate report request: which indices, the fingerprint object, the radius, an optional
+ * filter query, paging over groups and an optional group id field to write. An {@link IndicesRequest}
+ * so that security authorizes it against the target indices like a search.
+ */
+public final class DuplicatesRequest extends ActionRequest implements IndicesRequest.Replaceable {
+
+    public static final int DEFAULT_MAX_DISTANCE = 3;
+    /**
+     * Largest radius: probing costs grow with C(16, floor(r/4)) per block (r <= 11 probes 137 block values, r <= 15 probes
+     * 697), and from r = 12 on unrelated 64-bit fingerprints link by chance often enough that single linkage chains
+     * large indices into meaningless giant groups.
+     */
+    public static final int MAX_MAX_DISTANCE = 11;
+    public static final int DEFAULT_SIZE = 10;
+    public static final int MAX_SIZE = 1000;
+    public static final int DEFAULT_MAX_MEMBERS = 100;
+    public static final int MAX_MAX_MEMBERS = 10_000;
+
+    static final List<String> PARAMETERS = List.of("field", "max_distance", "query", "from", "size", "max_members", "write_group_id");
+
+    private String[] indices;
+    private IndicesOptions indicesOptions = SearchRequest.DEFAULT_INDICES_OPTIONS;
+    private String field;
+    private int maxDistance = DEFAULT_MAX_DISTANCE;
+    private QueryBuilder query;
+    private int from;
+    private int size = DEFAULT_SIZE;
+    private int maxMembers = DEFAULT_MAX_MEMBERS;
+    private String writeGroupId;
+
+    public DuplicatesRequest(String... indices) {
+        this.indices = Objects.requireNonNull(indices);
+    }
+
+    public DuplicatesRequest(StreamInput in) throws IOException {
+        super(in);
+        indices = in.readStringArray();
+        indicesOptions = IndicesOptions.readIndicesOptions(in);
+        field = in.readString();
+        maxDistance = in.readVInt();
+        query = in.readOptionalNamedWriteable(QueryBuilder.class);
+        from = in.readVInt();
+        size = in.readVInt();
+        maxMembers = in.readVInt();
+        writeGroupId = in.readOptionalString();
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        super.writeTo(out);
+        out.writeStringArray(indices);
+        indicesOptions.writeIndicesOptions(out);
+        out.writeString(field);
+        out.writeVInt(maxDistance);
+        out.writeOptionalNamedWriteable(query);
+        out.writeVInt(from);
+        out.writeVInt(size);
+        out.writeVInt(maxMembers);
+        out.writeOptionalString(writeGroupId);
+    }
+
+    /**
+     * Reads the JSON body: {@code field} (required), {@code max_distance}, {@code query}, {@code from}, {@code size},
+     * {@code max_members}, {@code write_group_id}.
+     *
+     * @throws IllegalArgumentException naming the offending parameter
+     */
+    public static DuplicatesRequest parse(XContentParser parser, String... indices) throws IOException {
+        DuplicatesRequest request = new DuplicatesRequest(indices);
+        if (parser == null) {
+            throw new IllegalArgumentException("[field] is required: send a body such as {\"field\": \"simhash\"}");
+        }
+        XContentParser.Token token = parser.currentToken() == null ? parser.nextToken() : parser.currentToken();
+        if (token != XContentParser.Token.START_OBJECT) {
+            throw new IllegalArgumentException("the request body must be a JSON object, got [" + token + "]");
+        }
+        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
+            if (token != XContentParser.Token.FIELD_NAME) {
+                throw new IllegalArgumentException("unexpected token [" + token + "] in the request body");
+            }
+            String name = parser.currentName();
+            token = parser.nextToken();
+            switch (name) {
+                case "field" -> request.field(text(parser, name));
+                case "max_distance" -> request.maxDistance(integer(parser, name));
+                case "query" -> {
+                    if (token != XContentParser.Token.START_OBJECT) {
+                        throw new IllegalArgumentException("[query] must be a query object, got [" + token + "]");
+                    }
+                    request.query(AbstractQueryBuilder.parseTopLevelQuery(parser));
+                }
+                case "from" -> request.from(integer(parser, name));
+                case "size" -> request.size(integer(parser, name));
+                case "max_members" -> request.maxMembers(integer(parser, name));
+                case "write_group_id" -> request.writeGroupId(text(parser, name));
+                default -> throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "[%s] is not a parameter of [_simhash/duplicates], expected one of %s", SimHash.abbreviate(name), PARAMETERS));
+            }
+        }
+        if (request.field == null) {
+            throw new IllegalArgumentException("[field] is required: the fingerprint object to group by, e.g. [simhash]");
+        }
+        // checked again now that [field] is known, whatever the order of the keys
+        return request.writeGroupId(request.writeGroupId);
+    }
+
+    private static String text(XContentParser parser, String name) throws IOException {
+        if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
+            throw new IllegalArgumentException("[" + name + "] must be a string, got [" + parser.currentToken() + "]");
+        }
+        return parser.text();
+    }
+
+    private static long integer(XContentParser parser, String name) throws IOException {
+        XContentParser.Token token = parser.currentToken();
+        if (token == XContentParser.Token.VALUE_NUMBER) {
+            XContentParser.NumberType type = parser.numberType();
+            if (type == XContentParser.NumberType.INT || type == XContentParser.NumberType.LONG) {
+                return parser.longValue();
+            }
+            throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + parser.text() + "]");
+        }
+        if (token == XContentParser.Token.VALUE_STRING) {
+            try {
+                return Long.parseLong(parser.text().trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + SimHash.abbreviate(parser.text()) + "]");
+            }
+        }
+        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + token + "]");
+    }
+
+    public DuplicatesRequest field(String field) {
+        this.field = Params.required("field", field, "the fingerprint object to group by, e.g. [simhash]");
+        return this;
+    }
+
+    public DuplicatesRequest maxDistance(long maxDistance) {
+        this.maxDistance = Params.checkRange("max_distance", maxDistance, 0, MAX_MAX_DISTANCE);
+        return this;
+    }
+
+    public DuplicatesRequest query(QueryBuilder query) {
+        this.query = query;
+        return this;
+    }
+
+    public DuplicatesRequest from(long from) {
+        this.from = Params.checkRange("from", from, 0, Integer.MAX_VALUE);
+        return this;
+    }
+
+    public DuplicatesRequest size(long size) {
+        this.size = Params.checkRange("size", size, 0, MAX_SIZE);
+        return this;
+    }
+
+    public DuplicatesRequest maxMembers(long maxMembers) {
+        this.maxMembers = Params.checkRange("max_members", maxMembers, 0, MAX_MAX_MEMBERS);
+        return this;
+    }
+
+    /** The field every matching document's group id is written to; null: write nothing. */
+    public DuplicatesRequest writeGroupId(String name) {
+        if (name != null) {
+            Params.required("write_group_id", name, "the keyword field to write group ids into");
+            if (name.startsWith("_")) {
+                throw new IllegalArgumentException("[write_group_id] must not name a metadata field, got [" + SimHash.abbreviate(name) + "]");
+            }
+            if (field != null && (name.equals(field) || name.startsWith(field + "."))) {
+                throw new IllegalArgumentException("[write_group_id] must not be inside the fingerprint object [" + field + "], got ["
+                    + name + "]");
+            }
+        }
+        this.writeGroupId = name;
+        return this;
+    }
+
+    public DuplicatesRequest indicesOptions(IndicesOptions indicesOptions) {
+        this.indicesOptions = Objects.requireNonNull(indicesOptions);
+        return this;
+    }
+
+    public String field() {
+        return field;
+    }
+
+    public int maxDistance() {
+        return maxDistance;
+    }
+
+    public QueryBuilder query() {
+        return query;
+    }
+
+    public int from() {
+        return from;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public int maxMembers() {
+        return maxMembers;
+    }
+
+    public String writeGroupId() {
+        return writeGroupId;
+    }
+
+    @Override
+    public String[] indices() {
+        return indices;
+    }
+
+    @Override
+    public DuplicatesRequest indices(String... indices) {
+        this.indices = Objects.requireNonNull(indices);
+        return this;
+    }
+
+    @Override
+    public IndicesOptions indicesOptions() {
+        return indicesOptions;
+    }
+
+    @Override
+    public ActionRequestValidationException validate() {
+        ActionRequestValidationException e = null;
+        if (field == null || field.isBlank()) {
+            e = addValidationError("[field] is required", e);
+        }
+        if (writeGroupId != null && field != null && (writeGroupId.equals(field) || writeGroupId.startsWith(field + "."))) {
+            e = addValidationError("[write_group_id] must not be inside the fingerprint object [" + field + "]", e);
+        }
+        return e;
+    }
+
+    @Override
+    public Task createTask(long id, String type, String action, TaskId parentTaskId, Map<String, String> headers) {
+        return new CancellableTask(id, type, action, getDescription(), parentTaskId, headers);
+    }
+
+    @Override
+    public String getDescription() {
+        String q = query == null ? "" : ", query[" + SimHash.abbreviate(query.toString().replaceAll("\\s+", " ")) + "]";
+        return "simhash duplicates indices" + Arrays.toString(indices) + ", field[" + field + "], max_distance[" + maxDistance + "]" + q
+            + (writeGroupId == null ? "" : ", write_group_id[" + writeGroupId + "]");
+    }
+}

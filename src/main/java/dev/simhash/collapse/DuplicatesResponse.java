@@ -1,0 +1,119 @@
+package dev.simhash.collapse;
+
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.xcontent.ToXContentObject;
+import org.elasticsearch.xcontent.XContentBuilder;
+
+import java.io.IOException;
+import java.util.List;
+
+/** The near-duplicate report: totals, one page of groups, and how many group ids were written. */
+public final class DuplicatesResponse extends ActionResponse implements ToXContentObject {
+
+    /** Milliseconds spent reading fingerprints, grouping them, and writing group ids. */
+    public record Phases(long readMillis, long groupMillis, long writeMillis) {}
+
+    private final String field;
+    private final int maxDistance;
+    private final long tookMillis;
+    private final Phases phases;
+    private final DuplicateGroups.Page page;
+    private final String groupIdField;
+    private final long updated;
+
+    public DuplicatesResponse(String field, int maxDistance, long tookMillis, Phases phases, DuplicateGroups.Page page,
+                              String groupIdField, long updated) {
+        this.field = field;
+        this.maxDistance = maxDistance;
+        this.tookMillis = tookMillis;
+        this.phases = phases;
+        this.page = page;
+        this.groupIdField = groupIdField;
+        this.updated = updated;
+    }
+
+    public DuplicatesResponse(StreamInput in) throws IOException {
+        field = in.readString();
+        maxDistance = in.readVInt();
+        tookMillis = in.readVLong();
+        phases = new Phases(in.readVLong(), in.readVLong(), in.readVLong());
+        int totalDocs = in.readVInt();
+        int groupsTotal = in.readVInt();
+        long duplicatesTotal = in.readVLong();
+        List<DuplicateGroups.Group> groups = in.readCollectionAsList(i -> new DuplicateGroups.Group(i.readString(), i.readVInt(),
+            i.readCollectionAsList(m -> new DuplicateGroups.Member(m.readString(), m.readString()))));
+        page = new DuplicateGroups.Page(totalDocs, groupsTotal, duplicatesTotal, groups);
+        groupIdField = in.readOptionalString();
+        updated = in.readVLong();
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        out.writeString(field);
+        out.writeVInt(maxDistance);
+        out.writeVLong(tookMillis);
+        out.writeVLong(phases.readMillis());
+        out.writeVLong(phases.groupMillis());
+        out.writeVLong(phases.writeMillis());
+        out.writeVInt(page.totalDocs());
+        out.writeVInt(page.groupsTotal());
+        out.writeVLong(page.duplicatesTotal());
+        out.writeCollection(page.groups(), (o, g) -> {
+            o.writeString(g.groupId());
+            o.writeVInt(g.size());
+            o.writeCollection(g.members(), (mo, m) -> {
+                mo.writeString(m.index());
+                mo.writeString(m.id());
+            });
+        });
+        out.writeOptionalString(groupIdField);
+        out.writeVLong(updated);
+    }
+
+    public DuplicateGroups.Page page() {
+        return page;
+    }
+
+    public long updated() {
+        return updated;
+    }
+
+    @Override
+    public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
+        builder.startObject();
+        builder.field("took_ms", tookMillis);
+        builder.startObject("phases_ms");
+        builder.field("read", phases.readMillis());
+        builder.field("group", phases.groupMillis());
+        builder.field("write", phases.writeMillis());
+        builder.endObject();
+        builder.field("field", field);
+        builder.field("max_distance", maxDistance);
+        builder.field("total_docs", page.totalDocs());
+        builder.field("groups_total", page.groupsTotal());
+        builder.field("duplicates_total", page.duplicatesTotal());
+        if (groupIdField != null) {
+            builder.startObject("write_group_id");
+            builder.field("field", groupIdField);
+            builder.field("updated", updated);
+            builder.endObject();
+        }
+        builder.startArray("groups");
+        for (DuplicateGroups.Group g : page.groups()) {
+            builder.startObject();
+            builder.field("group_id", g.groupId());
+            builder.field("size", g.size());
+            builder.startArray("members");
+            for (DuplicateGroups.Member m : g.members()) {
+                builder.startObject().field("_index", m.index()).field("_id", m.id()).endObject();
+            }
+            builder.endArray();
+            builder.endObject();
+        }
+        builder.endArray();
+        builder.endObject();
+        return builder;
+    }
+}

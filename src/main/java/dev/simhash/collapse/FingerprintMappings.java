@@ -1,0 +1,112 @@
+package dev.simhash.collapse;
+
+import dev.simhash.core.FingerprintFields;
+
+import org.elasticsearch.action.fieldcaps.FieldCapabilities;
+import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
+import org.elasticsearch.action.fieldcaps.FieldCapabilitiesResponse;
+import org.elasticsearch.action.support.IndicesOptions;
+import org.elasticsearch.common.document.DocumentField;
+import org.elasticsearch.search.SearchHit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Reads fingerprints from search hits, and checks through the field capabilities API (so with the
+ * caller's privileges) that the fields the fold and the report read are mapped as they need: the
+ * fingerprint's {@code hash} as a {@code long} with doc values, a group id field as a {@code keyword}.
+ */
+final class FingerprintMappings {
+
+    private static final String UNMAPPED = "unmapped";
+
+    private FingerprintMappings() {}
+
+    /** The field capabilities request covering the fingerprint object and any extra fields. */
+    static FieldCapabilitiesRequest request(String[] indices, IndicesOptions options, String field, String... extra) {
+        List<String> fields = new ArrayList<>(List.of(field, FingerprintFields.hashPath(field)));
+        fields.addAll(List.of(extra));
+        // unmapped entries tell "mapped in some indices only" apart from "mapped everywhere"
+        return new FieldCapabilitiesRequest().indices(indices).indicesOptions(options).fields(fields.toArray(String[]::new))
+            .includeUnmapped(true);
+    }
+
+    /**
+     * @throws IllegalArgumentException naming {@code [field]} unless {@code field.hash} is a {@code long} with doc
+     *                                  values in every target index that maps it, and at least one does
+     */
+    static void checkFingerprint(FieldCapabilitiesResponse caps, String field) {
+        String hashPath = FingerprintFields.hashPath(field);
+        Map<String, FieldCapabilities> object = caps.getField(field);
+        if (object != null) {
+            for (String type : object.keySet()) {
+                if (!"object".equals(type) && !UNMAPPED.equals(type) && !"nested".equals(type)) {
+                    throw new IllegalArgumentException("[field] [" + field + "] is a [" + type + "] field; it must name the object the "
+                        + "simhash processor writes (with [hash] and [b0]..[b3] under it)");
+                }
+            }
+        }
+        Map<String, FieldCapabilities> hash = caps.getField(hashPath);
+        if (hash == null || hash.keySet().stream().allMatch(UNMAPPED::equals)) {
+            throw new IllegalArgumentException("[field] [" + field + "] is not a fingerprint object: [" + hashPath
+                + "] is not mapped in the target indices; declare the fingerprint mapping described in the README");
+        }
+        for (Map.Entry<String, FieldCapabilities> e : hash.entrySet()) {
+            if (UNMAPPED.equals(e.getKey())) {
+                // like the simhash query: an index without fingerprints simply contributes none
+                continue;
+            }
+            if (!"long".equals(e.getKey()) || !e.getValue().isAggregatable()) {
+                throw new IllegalArgumentException("[field] [" + hashPath + "] must be mapped as [long] with doc values, found ["
+                    + e.getKey() + ("long".equals(e.getKey()) ? " without doc values" : "") + "]" + where(e.getValue())
+                    + "; declare the fingerprint mapping described in the README");
+            }
+        }
+    }
+
+    /**
+     * @throws IllegalArgumentException naming {@code [write_group_id]} unless the field is mapped as an aggregatable
+     *                                  {@code keyword} in every target index (collapse needs that, and dynamic mapping
+     *                                  would make it {@code text})
+     */
+    static void checkGroupField(FieldCapabilitiesResponse caps, String name) {
+        Map<String, FieldCapabilities> field = caps.getField(name);
+        if (field == null || field.isEmpty() || field.keySet().stream().allMatch(UNMAPPED::equals)) {
+            throw new IllegalArgumentException("[write_group_id] field [" + name + "] must be mapped as [keyword] in the target indices "
+                + "before the report writes it (collapse needs a keyword field; dynamic mapping would make it [text]), found [unmapped]");
+        }
+        for (Map.Entry<String, FieldCapabilities> e : field.entrySet()) {
+            FieldCapabilities fc = e.getValue();
+            if (!"keyword".equals(e.getKey()) || !fc.isAggregatable()) {
+                throw new IllegalArgumentException("[write_group_id] field [" + name + "] must be mapped as [keyword] with doc values in "
+                    + "every target index (collapse needs it), found [" + e.getKey() + "]" + where(fc));
+            }
+        }
+    }
+
+    private static String where(FieldCapabilities fc) {
+        return fc.indices() == null ? "" : " in " + new TreeSet<>(List.of(fc.indices()));
+    }
+
+    /** The fingerprint of a hit from its doc values, or null (no fingerprint; several values: the first, i.e. the smallest). */
+    static Long fingerprintOf(SearchHit hit, String hashPath) {
+        DocumentField f = hit.field(hashPath);
+        if (f == null || f.getValues().isEmpty()) {
+            return null;
+        }
+        Object v = f.getValues().get(0);
+        if (v instanceof Number n) {
+            return n.longValue();
+        }
+        try {
+            // a string only comes from a format the caller asked for in docvalue_fields: the long in decimal
+            return v == null ? null : Long.parseLong(v.toString().trim());
+        } catch (NumberFormatException e) {
+            // a format that made the value unreadable: treat the hit as having no fingerprint
+            return null;
+        }
+    }
+}

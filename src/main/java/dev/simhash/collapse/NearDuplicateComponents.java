@@ -1,0 +1,290 @@
+package dev.simhash.collapse;
+
+import dev.simhash.core.BlockProbes;
+import dev.simhash.core.SimHash;
+
+import java.util.Arrays;
+
+/**
+ * Connected components of the "within {@code maxDistance} bits" graph over a set of fingerprints
+ * (single linkage: a and c share a component if a~b and b~c), found without comparing all pairs:
+ * identical fingerprints are merged into one node, nodes are bucketed by each 16-bit block, and
+ * each node is compared only with the nodes in buckets within floor(r/4) bits of its own block
+ * (Manku et al.'s batch mode with the pigeonhole argument of the {@code simhash} query). Plain
+ * Java, no Elasticsearch imports.
+ */
+public final class NearDuplicateComponents {
+
+    /** How many distance computations run between two calls of the cancellation check. */
+    static final long CHECK_EVERY = 1 << 20;
+
+    private static final int BUCKETS = 1 << SimHash.BLOCK_BITS;
+
+    private final int[] componentOf;
+    private final int[] componentSize;
+    private final long[] componentMinHash;
+    private final long comparisons;
+
+    private NearDuplicateComponents(int[] componentOf, int[] componentSize, long[] componentMinHash, long comparisons) {
+        this.componentOf = componentOf;
+        this.componentSize = componentSize;
+        this.componentMinHash = componentMinHash;
+        this.comparisons = comparisons;
+    }
+
+    /**
+     * Groups documents {@code 0 .. hashes.length-1} by their fingerprints.
+     *
+     * @param hashes            the fingerprint of each document
+     * @param maxDistance       link documents whose fingerprints differ in at most this many bits (0..64)
+     * @param cancellationCheck called regularly; throws to abort (e.g. when the task was cancelled)
+     */
+    public static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck) {
+        return find(hashes, maxDistance, cancellationCheck, CHECK_EVERY);
+    }
+
+    static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck, long checkEvery) {
+        BlockProbes.checkMaxDistance(maxDistance);
+        int n = hashes.length;
+
+        // 1. identical fingerprints are one node: they are always in the same component. Nodes are numbered in
+        // ascending unsigned order, so the first node of a component is its smallest fingerprint.
+        long[] sorted = hashes.clone();
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        radixSortUnsigned(sorted, order);
+        int[] nodeOfDoc = new int[n];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            if (m == 0 || sorted[m - 1] != sorted[i]) {
+                sorted[m++] = sorted[i];
+            }
+            nodeOfDoc[order[i]] = m - 1;
+        }
+        long[] nodes = Arrays.copyOf(sorted, m);
+        cancellationCheck.run();
+
+        // 2. union-find over the nodes, edges from block buckets
+        Linker linker = new Linker(m, maxDistance, cancellationCheck, checkEvery);
+        int[] masks = BlockProbes.within(0, BlockProbes.perBlockRadius(maxDistance));
+        int[] bucketStart = new int[BUCKETS + 1];
+        for (int j = 0; j < SimHash.BLOCKS; j++) {
+            // counting sort of the nodes by block j; within a bucket nodes stay in ascending order
+            Arrays.fill(bucketStart, 0);
+            for (int u = 0; u < m; u++) {
+                bucketStart[SimHash.block(nodes[u], j) + 1]++;
+            }
+            for (int b = 0; b < BUCKETS; b++) {
+                bucketStart[b + 1] += bucketStart[b];
+            }
+            int[] fill = Arrays.copyOf(bucketStart, BUCKETS);
+            for (int u = 0; u < m; u++) {
+                int k = fill[SimHash.block(nodes[u], j)]++;
+                linker.bucketNodes[k] = u;
+                // hashes in bucket order: the verification scans read memory sequentially
+                linker.bucketHashes[k] = nodes[u];
+            }
+            // walk bucket by bucket: every pair of nodes whose block j differs in at most floor(r/4) bits is compared
+            // exactly once in this table, and both buckets' hashes are contiguous, so the scan stays in cache
+            for (int b = 0; b < BUCKETS; b++) {
+                int start = bucketStart[b];
+                int end = bucketStart[b + 1];
+                if (start == end) {
+                    continue;
+                }
+                linker.withinBucket(start, end);
+                for (int mask : masks) {
+                    int p = b ^ mask;
+                    // mask 0 is the bucket itself (done above); p < b was done when the walk was at p
+                    if (p > b && bucketStart[p] < bucketStart[p + 1]) {
+                        linker.betweenBuckets(start, end, bucketStart[p], bucketStart[p + 1]);
+                    }
+                }
+            }
+        }
+        cancellationCheck.run();
+        UnionFind uf = linker.uf;
+        long comparisons = linker.comparisons;
+
+        // 3. dense component ids (in order of their smallest fingerprint), sizes in documents
+        int[] componentOfNode = new int[m];
+        int[] idOfRoot = new int[m];
+        Arrays.fill(idOfRoot, -1);
+        long[] minHash = new long[m];
+        int count = 0;
+        for (int u = 0; u < m; u++) {
+            int root = uf.find(u);
+            if (idOfRoot[root] < 0) {
+                minHash[count] = nodes[u];
+                idOfRoot[root] = count++;
+            }
+            componentOfNode[u] = idOfRoot[root];
+        }
+        minHash = Arrays.copyOf(minHash, count);
+        int[] size = new int[count];
+        int[] componentOf = nodeOfDoc; // reused in place: the node numbers are no longer needed
+        for (int i = 0; i < n; i++) {
+            int c = componentOfNode[nodeOfDoc[i]];
+            componentOf[i] = c;
+            size[c]++;
+        }
+        return new NearDuplicateComponents(componentOf, size, minHash, comparisons);
+    }
+
+    /** Sorts {@code keys} as unsigned values, permuting {@code order} alongside: LSD radix sort on 16-bit digits. */
+    static void radixSortUnsigned(long[] keys, int[] order) {
+        int n = keys.length;
+        long[] keysTmp = new long[n];
+        int[] orderTmp = new int[n];
+        int[] count = new int[BUCKETS + 1];
+        for (int shift = 0; shift < Long.SIZE; shift += SimHash.BLOCK_BITS) {
+            Arrays.fill(count, 0);
+            for (int i = 0; i < n; i++) {
+                count[(int) ((keys[i] >>> shift) & 0xFFFF) + 1]++;
+            }
+            for (int b = 0; b < BUCKETS; b++) {
+                count[b + 1] += count[b];
+            }
+            for (int i = 0; i < n; i++) {
+                int k = count[(int) ((keys[i] >>> shift) & 0xFFFF)]++;
+                keysTmp[k] = keys[i];
+                orderTmp[k] = order[i];
+            }
+            // swap roles: after an even number of passes (four) the result is back in the caller's arrays
+            long[] kt = keys;
+            keys = keysTmp;
+            keysTmp = kt;
+            int[] ot = order;
+            order = orderTmp;
+            orderTmp = ot;
+        }
+    }
+
+    /** Number of documents. */
+    public int size() {
+        return componentOf.length;
+    }
+
+    /** Number of components, including components of one document. */
+    public int componentCount() {
+        return componentSize.length;
+    }
+
+    /** Component id (0 .. componentCount-1) of document {@code doc}. */
+    public int componentOf(int doc) {
+        return componentOf[doc];
+    }
+
+    /** Number of documents in component {@code c}. */
+    public int componentSize(int c) {
+        return componentSize[c];
+    }
+
+    /**
+     * The smallest fingerprint (compared unsigned, i.e. as its hex form) in component {@code c}.
+     * Unique per component, because identical fingerprints always share a component.
+     */
+    public long componentMinHash(int c) {
+        return componentMinHash[c];
+    }
+
+    /** Candidate pairs whose full distance was computed: the work done, for cost reports and tests. */
+    public long comparisons() {
+        return comparisons;
+    }
+
+    /** Compares the nodes of one block table's buckets and links those within the radius. */
+    private static final class Linker {
+        final int[] bucketNodes;
+        final long[] bucketHashes;
+        final UnionFind uf;
+        final int maxDistance;
+        final Runnable cancellationCheck;
+        long comparisons;
+        final long checkEvery;
+        long nextCheck;
+
+        Linker(int nodes, int maxDistance, Runnable cancellationCheck, long checkEvery) {
+            this.checkEvery = checkEvery;
+            this.nextCheck = checkEvery;
+            this.bucketNodes = new int[nodes];
+            this.bucketHashes = new long[nodes];
+            this.uf = new UnionFind(nodes);
+            this.maxDistance = maxDistance;
+            this.cancellationCheck = cancellationCheck;
+        }
+
+        void withinBucket(int start, int end) {
+            for (int k1 = start; k1 < end; k1++) {
+                long h = bucketHashes[k1];
+                for (int k2 = k1 + 1; k2 < end; k2++) {
+                    if (Long.bitCount(h ^ bucketHashes[k2]) <= maxDistance) {
+                        uf.union(bucketNodes[k1], bucketNodes[k2]);
+                    }
+                }
+                counted(end - k1 - 1);
+            }
+        }
+
+        void betweenBuckets(int start, int end, int otherStart, int otherEnd) {
+            for (int k1 = start; k1 < end; k1++) {
+                long h = bucketHashes[k1];
+                for (int k2 = otherStart; k2 < otherEnd; k2++) {
+                    if (Long.bitCount(h ^ bucketHashes[k2]) <= maxDistance) {
+                        uf.union(bucketNodes[k1], bucketNodes[k2]);
+                    }
+                }
+                counted(otherEnd - otherStart);
+            }
+        }
+
+        private void counted(int pairs) {
+            comparisons += pairs;
+            // by work done, not by bucket: one crowded bucket (e.g. many fingerprints sharing a block) can be most of the work
+            if (comparisons >= nextCheck) {
+                cancellationCheck.run();
+                nextCheck = comparisons + checkEvery;
+            }
+        }
+    }
+
+    /** Disjoint sets with union by size and path halving. */
+    private static final class UnionFind {
+        private final int[] parent;
+        private final int[] size;
+
+        UnionFind(int n) {
+            parent = new int[n];
+            size = new int[n];
+            for (int i = 0; i < n; i++) {
+                parent[i] = i;
+                size[i] = 1;
+            }
+        }
+
+        int find(int x) {
+            while (parent[x] != x) {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            return x;
+        }
+
+        void union(int a, int b) {
+            int ra = find(a);
+            int rb = find(b);
+            if (ra == rb) {
+                return;
+            }
+            if (size[ra] < size[rb]) {
+                int t = ra;
+                ra = rb;
+                rb = t;
+            }
+            parent[rb] = ra;
+            size[ra] += size[rb];
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package dev.simhash.collapse;
+
+import dev.simhash.core.SimHash;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class NearDuplicateComponentsTest {
+
+    private static final Runnable NEVER = () -> {};
+
+    /** Brute force: BFS over all pairs; each document labelled with the smallest document index of its component. */
+    static int[] bruteForce(long[] hashes, int r) {
+        int n = hashes.length;
+        int[] label = new int[n];
+        Arrays.fill(label, -1);
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        for (int s = 0; s < n; s++) {
+            if (label[s] >= 0) {
+                continue;
+            }
+            label[s] = s;
+            queue.add(s);
+            while (!queue.isEmpty()) {
+                int a = queue.poll();
+                for (int b = 0; b < n; b++) {
+                    if (label[b] < 0 && SimHash.distance(hashes[a], hashes[b]) <= r) {
+                        label[b] = s;
+                        queue.add(b);
+                    }
+                }
+            }
+        }
+        return label;
+    }
+
+    /** The same canonical labelling from the result: smallest document index per component. */
+    static int[] canonical(NearDuplicateComponents c) {
+        int[] first = new int[c.componentCount()];
+        Arrays.fill(first, -1);
+        int[] label = new int[c.size()];
+        for (int i = 0; i < c.size(); i++) {
+            int comp = c.componentOf(i);
+            if (first[comp] < 0) {
+                first[comp] = i;
+            }
+            label[i] = first[comp];
+        }
+        return label;
+    }
+
+    @Test
+    void equalsBruteForceOnRandomDataWithPlantedGroups() {
+        Random random = new Random(42);
+        int[] radii = { 0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 16 };
+        int multiMemberComponents = 0;
+        for (int round = 0; round < 3; round++) {
+            for (int r : radii) {
+                long[] hashes = FingerprintSets.planted(random, 1500, 40, Math.max(1, r + 2));
+                NearDuplicateComponents c = NearDuplicateComponents.find(hashes, r, NEVER);
+                int[] expected = bruteForce(hashes, r);
+                assertArrayEquals(expected, canonical(c), "r=" + r + " round=" + round);
+                for (int k = 0; k < c.componentCount(); k++) {
+                    if (c.componentSize(k) > 1) {
+                        multiMemberComponents++;
+                    }
+                }
+                checkSizesAndMinHash(hashes, c);
+            }
+        }
+        assertTrue(multiMemberComponents > 300, "planted groups must form many components, got " + multiMemberComponents);
+    }
+
+    static void checkSizesAndMinHash(long[] hashes, NearDuplicateComponents c) {
+        int[] size = new int[c.componentCount()];
+        long[] min = new long[c.componentCount()];
+        Arrays.fill(min, -1L); // all ones: the largest unsigned value
+        for (int i = 0; i < hashes.length; i++) {
+            int k = c.componentOf(i);
+            size[k]++;
+            if (Long.compareUnsigned(hashes[i], min[k]) < 0) {
+                min[k] = hashes[i];
+            }
+        }
+        for (int k = 0; k < c.componentCount(); k++) {
+            assertEquals(size[k], c.componentSize(k));
+            assertEquals(min[k], c.componentMinHash(k));
+        }
+    }
+
+    @Test
+    void identicalFingerprintsAlwaysShareAComponentAndMinHashesAreUnique() {
+        long[] hashes = { 5, 9, 5, 5, -1, 9, 0x8000_0000_0000_0000L };
+        NearDuplicateComponents c = NearDuplicateComponents.find(hashes, 0, NEVER);
+        assertEquals(4, c.componentCount());
+        assertEquals(c.componentOf(0), c.componentOf(2));
+        assertEquals(c.componentOf(0), c.componentOf(3));
+        assertEquals(c.componentOf(1), c.componentOf(5));
+        assertNotEquals(c.componentOf(0), c.componentOf(1));
+        assertEquals(3, c.componentSize(c.componentOf(0)));
+        long[] mins = new long[c.componentCount()];
+        for (int k = 0; k < mins.length; k++) {
+            mins[k] = c.componentMinHash(k);
+        }
+        assertEquals(mins.length, Arrays.stream(mins).distinct().count());
+    }
+
+    @Test
+    void singleLinkageChainsAcrossTheRadius() {
+        long a = 0L;
+        long b = 0b111L;      // 3 bits from a
+        long c = 0b111111L;   // 3 bits from b, 6 from a
+        long far = ~0L;
+        NearDuplicateComponents comps = NearDuplicateComponents.find(new long[] { c, far, a, b }, 3, NEVER);
+        assertEquals(2, comps.componentCount());
+        assertEquals(comps.componentOf(0), comps.componentOf(2));
+        assertEquals(comps.componentOf(0), comps.componentOf(3));
+        assertEquals(3, comps.componentSize(comps.componentOf(0)));
+        assertEquals(0L, comps.componentMinHash(comps.componentOf(0)));
+        assertEquals(-1L, comps.componentMinHash(comps.componentOf(1)));
+    }
+
+    @Test
+    void emptyAndSingleInputs() {
+        assertEquals(0, NearDuplicateComponents.find(new long[0], 3, NEVER).componentCount());
+        NearDuplicateComponents one = NearDuplicateComponents.find(new long[] { 42 }, 64, NEVER);
+        assertEquals(1, one.componentCount());
+        assertEquals(1, one.componentSize(0));
+    }
+
+    @Test
+    void radius64LinksEverything() {
+        long[] hashes = FingerprintSets.planted(new Random(3), 300, 5, 3);
+        NearDuplicateComponents c = NearDuplicateComponents.find(hashes, 64, NEVER);
+        assertEquals(1, c.componentCount());
+    }
+
+    @Test
+    void neverComparesAllPairsForSmallRadii() {
+        Random random = new Random(9);
+        long[] hashes = new long[200_000];
+        for (int i = 0; i < hashes.length; i++) {
+            hashes[i] = random.nextLong();
+        }
+        NearDuplicateComponents c = NearDuplicateComponents.find(hashes, 3, NEVER);
+        // uniform random: each node meets about 4 * n / 65536 others per table pass; all pairs would be 2e10
+        assertTrue(c.comparisons() < 5L * hashes.length * 4 * hashes.length / 65536, "comparisons " + c.comparisons());
+        assertEquals(hashes.length, c.componentCount(), "random 64-bit fingerprints are 3 bits apart with negligible probability");
+    }
+
+    @Test
+    void cancellationCheckIsCalledAndAborts() {
+        long[] hashes = FingerprintSets.planted(new Random(5), 20_000, 50, 3);
+        AtomicInteger calls = new AtomicInteger();
+        NearDuplicateComponents all = NearDuplicateComponents.find(hashes, 7, calls::incrementAndGet, 1000);
+        assertTrue(calls.get() >= all.comparisons() / 2000, "calls " + calls.get() + " for " + all.comparisons() + " comparisons");
+        assertTrue(calls.get() >= 10, "calls " + calls.get());
+        AtomicInteger countdown = new AtomicInteger(3);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> NearDuplicateComponents.find(hashes, 7, () -> {
+            if (countdown.decrementAndGet() == 0) {
+                throw new IllegalStateException("cancelled");
+            }
+        }, 1000));
+        assertEquals("cancelled", e.getMessage());
+    }
+
+    @Test
+    void radixSortOrdersUnsignedAndCarriesThePermutation() {
+        Random random = new Random(8);
+        long[] keys = new long[5000];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = i % 10 == 0 ? keys[random.nextInt(i + 1)] : random.nextLong();
+        }
+        long[] original = keys.clone();
+        int[] order = new int[keys.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        NearDuplicateComponents.radixSortUnsigned(keys, order);
+        for (int i = 0; i < keys.length; i++) {
+            assertEquals(original[order[i]], keys[i]);
+            if (i > 0) {
+                assertTrue(Long.compareUnsigned(keys[i - 1], keys[i]) <= 0);
+            }
+        }
+    }
+
+    @Test
+    void rejectsRadiusOutOfRange() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> NearDuplicateComponents.find(new long[] { 1 }, 65, NEVER));
+        assertEquals("[max_distance] must be between 0 and 64, got [65]", e.getMessage());
+    }
+}
