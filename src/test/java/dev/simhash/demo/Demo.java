@@ -101,6 +101,7 @@ public final class Demo {
             Map<String, Long> fingerprints = index.fingerprints();
             showDocuments(corpus, index, fingerprints);
             showTexts(index);
+            showFolding(index);
             explainDistance(corpus, index, fingerprints);
             showCurl(url, index);
 
@@ -176,6 +177,28 @@ public final class Demo {
             out.println();
             out.println(q.lang() + " text: " + Columns.truncate(q.text(), SNIPPET_COLUMNS));
             printHits(index.search(index.textQuery(q.text())), q.text());
+        }
+    }
+
+    private void showFolding(DemoIndex index) {
+        heading("Folding near-duplicates in a result list: the same search without and with _simhash/fold");
+        for (DemoCorpus.TextQuery q : DemoCorpus.FOLD_QUERIES) {
+            Map<String, Object> body = DemoIndex.matchQuery(q.text(), 8);
+            out.println();
+            out.println(q.lang() + " search (match on body): " + q.text());
+            out.println("  without folding: POST " + index.name() + "/_search");
+            int rank = 1;
+            for (DemoIndex.Ranked r : index.ranked(body, false)) {
+                out.println(String.format(Locale.ROOT, "    %d. %-16s %s", rank++, r.id(), Columns.truncate(r.body(), 56)));
+            }
+            out.println("  with folding: POST " + index.foldPath());
+            rank = 1;
+            for (DemoIndex.Ranked r : index.ranked(body, true)) {
+                out.println(String.format(Locale.ROOT, "    %d. %-16s %s", rank++, r.id(), Columns.truncate(r.body(), 56)));
+                if (!r.folded().isEmpty()) {
+                    out.println("         + " + r.folded().size() + " similar: " + String.join(", ", r.folded()));
+                }
+            }
         }
     }
 

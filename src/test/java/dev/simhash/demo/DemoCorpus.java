@@ -28,6 +28,11 @@ public final class DemoCorpus {
      * Free texts the demo searches with, each a pasted copy of a planted story with a few edits and a
      * sentence left out; {@code group} is the planted group it must find.
      */
+    /** Full-text searches whose result lists contain planted near-duplicates: the demo shows them with and without folding. */
+    public static final List<TextQuery> FOLD_QUERIES = List.of(
+        new TextQuery("zh", "国家统计局 居民消费价格 台风 预警", null),
+        new TextQuery("en", "central bank interest rate headphones battery", null));
+
     public static final List<TextQuery> TEXT_QUERIES = List.of(
         new TextQuery("zh", "国家统计局今日发布数据显示，10月份全国居民消费价格同比上涨0.4%，环比下降0.1%。"
             + "其中食品价格同比上涨1.2%，鲜菜和猪肉价格涨幅较大。", "zh-cpi"),

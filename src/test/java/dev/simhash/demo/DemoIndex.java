@@ -146,6 +146,39 @@ public final class DemoIndex {
         return out;
     }
 
+    /** A hit of a plain or folded result list: id, score, the ids folded under it (fold only) and the text. */
+    public record Ranked(String id, double score, List<String> folded, String body) {}
+
+    /** A plain full-text search on the documents' text. */
+    public static Map<String, Object> matchQuery(String text, int size) {
+        return Map.of("query", Map.of("match", Map.of("body", text)), "size", size, "_source", List.of("body"));
+    }
+
+    /** The fold request path: the same search, near-duplicates within {@link #MAX_DISTANCE} folded under the best-ranked hit. */
+    public String foldPath() {
+        return "/" + index + "/_simhash/fold?field=" + FINGERPRINT + "&max_distance=" + MAX_DISTANCE + "&window=50&members=10";
+    }
+
+    /** Runs {@code body} as a plain search ({@code fold} false) or through {@code _simhash/fold}. */
+    public List<Ranked> ranked(Map<String, Object> body, boolean fold) {
+        Rest.Answer a = rest.ok("POST", fold ? foldPath() : "/" + index + "/_search", toJson(body));
+        List<Map<String, Object>> hits = a.at("hits.hits");
+        List<Ranked> out = new ArrayList<>();
+        for (Map<String, Object> h : hits) {
+            List<String> folded = new ArrayList<>();
+            Map<?, ?> info = (Map<?, ?>) h.get("_simhash");
+            if (info != null && info.get("members") instanceof List<?> members) {
+                for (Object m : members) {
+                    folded.add((String) ((Map<?, ?>) m).get("_id"));
+                }
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> source = (Map<String, Object>) h.get("_source");
+            out.add(new Ranked((String) h.get("_id"), ((Number) h.get("_score")).doubleValue(), folded, (String) source.get("body")));
+        }
+        return out;
+    }
+
     /** For every document of the corpus, the ids its {@link #likeQuery} finds (itself included). */
     public Map<String, Set<String>> nearDuplicatesOfEach(DemoCorpus corpus) {
         Map<String, Set<String>> found = new LinkedHashMap<>();

@@ -89,6 +89,32 @@ class DemoCorpusIT {
         assertEquals(Set.of("zh", "en"), Set.copyOf(DemoCorpus.TEXT_QUERIES.stream().map(DemoCorpus.TextQuery::lang).toList()));
     }
 
+    /** The demo's fold searches fold planted copies under one hit, and only planted copies, in both languages. */
+    @Test
+    void foldingShowsEachPlantedGroupOnce() {
+        int foldedTotal = 0;
+        for (DemoCorpus.TextQuery q : DemoCorpus.FOLD_QUERIES) {
+            Map<String, Object> body = DemoIndex.matchQuery(q.text(), 8);
+            List<DemoIndex.Ranked> plain = index.ranked(body, false);
+            List<DemoIndex.Ranked> folded = index.ranked(body, true);
+            Set<String> groupsShown = new LinkedHashSet<>();
+            for (DemoIndex.Ranked r : folded) {
+                String group = corpus.doc(r.id()).group();
+                if (group != null) {
+                    assertTrue(groupsShown.add(group), q.text() + ": group " + group + " shown twice in " + folded);
+                }
+                for (String member : r.folded()) {
+                    assertEquals(group, corpus.doc(member).group(), q.text() + ": " + member + " folded under " + r.id());
+                }
+                foldedTotal += r.folded().size();
+            }
+            long plainDuplicates = plain.stream().filter(r -> corpus.doc(r.id()).group() != null).count()
+                - plain.stream().map(r -> corpus.doc(r.id()).group()).filter(g -> g != null).distinct().count();
+            assertTrue(plainDuplicates > 0, q.lang() + ": the plain result list should show repeated stories: " + plain);
+        }
+        assertTrue(foldedTotal >= 4, "folded hits: " + foldedTotal);
+    }
+
     @Test
     void theShowcasedDocumentsHaveCopiesInBothLanguages() {
         Set<String> langs = new LinkedHashSet<>();
