@@ -177,6 +177,31 @@ class BadInputIT {
         cases.add(new Case("script: filter context", "POST", "/bad-idx/_search",
             "{\"query\": {\"script\": {\"script\": {" + p + "\"hamming\", \"params\": {\"field\": \"simhash\", \"hash\": 1}}}}}", "[filter]"));
 
+        String fold = "/bad-idx/_simhash/fold";
+        String match = "{\"query\": {\"match_all\": {}}}";
+        cases.add(new Case("fold: missing field", "POST", fold, match, "[field]"));
+        cases.add(new Case("fold: max_distance 65", "POST", fold + "?field=simhash&max_distance=65", match, "[max_distance]"));
+        cases.add(new Case("fold: max_distance word", "POST", fold + "?field=simhash&max_distance=far", match, "[max_distance]"));
+        cases.add(new Case("fold: window 0", "POST", fold + "?field=simhash&window=0", match, "[window]"));
+        cases.add(new Case("fold: window 10001", "POST", fold + "?field=simhash&window=10001", match, "[window]"));
+        cases.add(new Case("fold: members 101", "POST", fold + "?field=simhash&members=101", match, "[members]"));
+        cases.add(new Case("fold: unknown parameter", "POST", fold + "?field=simhash&distance=3", match, "distance"));
+        cases.add(new Case("fold: field is a text field", "POST", fold + "?field=body", match, "[field]"));
+        cases.add(new Case("fold: aggregations", "POST", fold + "?field=simhash",
+            "{\"aggs\": {\"a\": {\"terms\": {\"field\": \"simhash.b0\"}}}}", "[aggs]"));
+        String report = "/bad-idx/_simhash/duplicates";
+        cases.add(new Case("report: missing field", "POST", report, "{}", "[field]"));
+        cases.add(new Case("report: max_distance 12", "POST", report, "{\"field\": \"simhash\", \"max_distance\": 12}", "[max_distance]"));
+        cases.add(new Case("report: max_distance word", "POST", report, "{\"field\": \"simhash\", \"max_distance\": \"x\"}",
+            "[max_distance]"));
+        cases.add(new Case("report: size 0", "POST", report, "{\"field\": \"simhash\", \"size\": -1}", "[size]"));
+        cases.add(new Case("report: size too large", "POST", report, "{\"field\": \"simhash\", \"size\": 100000}", "[size]"));
+        cases.add(new Case("report: query not an object", "POST", report, "{\"field\": \"simhash\", \"query\": 5}", "[query]"));
+        cases.add(new Case("report: unknown parameter", "POST", report, "{\"field\": \"simhash\", \"k\": 3}", "[k]"));
+        cases.add(new Case("report: body not an object", "POST", report, "[1, 2]", "body"));
+        cases.add(new Case("report: write_group_id on a text field", "POST", report,
+            "{\"field\": \"simhash\", \"write_group_id\": \"body\"}", "[write_group_id]"));
+
         StringBuilder nested = new StringBuilder();
         for (int i = 0; i < 200; i++) {
             nested.append("{\"bool\": {\"must\": [");
