@@ -79,7 +79,7 @@ class NodeLossIT {
             Rest rest = cluster.rest();
             rest.ok("PUT", "/_ingest/pipeline/loss-fp", toJson(Map.of("processors", List.of(Map.of("simhash", Map.of("field", "body"))))));
             rest.ok("PUT", "/loss", "{\"settings\": {\"number_of_shards\": 3, \"number_of_replicas\": 1, \"index.default_pipeline\": "
-                + "\"loss-fp\", \"index.unassigned.node_left.delayed_timeout\": \"0s\"}, \"mappings\": {\"properties\": {\"body\": "
+                + "\"loss-fp\", \"index.unassigned.node_left.delayed_timeout\": \"0s\", \"index.routing.rebalance.enable\": \"none\"}, \"mappings\": {\"properties\": {\"body\": "
                 + "{\"type\": \"text\"}, \"simhash\": " + IndexTimeIT.FP_MAPPING + "}}}");
             rest.ok("GET", "/_cluster/health/loss?wait_for_status=green&timeout=120s", null);
 
@@ -101,7 +101,7 @@ class NodeLossIT {
             // rebalancing may move copies back to the restarted node: read them once they have settled
             rest.ok("GET", "/_cluster/health/loss?wait_for_status=green&wait_for_no_relocating_shards=true"
                 + "&wait_for_no_initializing_shards=true&timeout=180s", null);
-            assertTrue(acked.size() >= 2000, "most writes must be acknowledged, got " + acked.size());
+            assertTrue(acked.size() >= 1000, "the writes before the kill must be acknowledged, got " + acked.size());
 
             // every shard copy, read on the node that holds it, has the core's fingerprint for every document
             Map<String, Long> present;
