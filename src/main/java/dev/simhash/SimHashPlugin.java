@@ -6,8 +6,10 @@ import dev.simhash.analysis.SmartcnStopFilterFactory;
 import dev.simhash.analysis.SmartcnTokenizerFactory;
 import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.query.SimHashQueryBuilder;
+import dev.simhash.script.SimHashScriptEngine;
 
 import org.apache.lucene.analysis.Analyzer;
+import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenizerFactory;
@@ -16,13 +18,17 @@ import org.elasticsearch.ingest.Processor;
 import org.elasticsearch.plugins.AnalysisPlugin;
 import org.elasticsearch.plugins.IngestPlugin;
 import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.plugins.ScriptPlugin;
 import org.elasticsearch.plugins.SearchPlugin;
+import org.elasticsearch.script.ScriptContext;
+import org.elasticsearch.script.ScriptEngine;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
 /** Entry point of the simhash plugin: wires the components into Elasticsearch and holds no logic. */
-public final class SimHashPlugin extends Plugin implements AnalysisPlugin, IngestPlugin, SearchPlugin {
+public final class SimHashPlugin extends Plugin implements AnalysisPlugin, IngestPlugin, SearchPlugin, ScriptPlugin {
 
     @Override
     public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
@@ -49,5 +55,10 @@ public final class SimHashPlugin extends Plugin implements AnalysisPlugin, Inges
     @Override
     public List<QuerySpec<?>> getQueries() {
         return List.of(new QuerySpec<>(SimHashQueryBuilder.NAME, SimHashQueryBuilder::new, SimHashQueryBuilder::fromXContent));
+    }
+
+    @Override
+    public ScriptEngine getScriptEngine(Settings settings, Collection<ScriptContext<?>> contexts) {
+        return new SimHashScriptEngine();
     }
 }

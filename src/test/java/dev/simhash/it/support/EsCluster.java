@@ -39,6 +39,10 @@ public final class EsCluster implements AutoCloseable {
     private final String name;
     private final String heap;
     private final Map<String, String> settings;
+    private final Map<String, String[]> users;
+    private final String rolesYml;
+    private final String superUser;
+    private final List<RestClient> extraClients = new ArrayList<>();
     private final List<Node> nodes = new ArrayList<>();
     private final boolean asRoot = Processes.runningAsRoot();
     private RestClient client;
@@ -50,6 +54,9 @@ public final class EsCluster implements AutoCloseable {
         this.name = b.name;
         this.heap = b.heap;
         this.settings = new LinkedHashMap<>(b.settings);
+        this.users = new LinkedHashMap<>(b.users);
+        this.rolesYml = b.rolesYml.toString();
+        this.superUser = b.superUser;
         for (int i = 0; i < b.nodeCount; i++) {
             nodes.add(new Node("node-" + i, dir.resolve("node-" + i)));
         }
@@ -81,13 +88,37 @@ public final class EsCluster implements AutoCloseable {
         for (Node n : nodes) {
             n.start();
         }
-        client = RestClient.builder(nodes.stream().map(n -> new HttpHost("127.0.0.1", n.httpPort, "http")).toArray(HttpHost[]::new))
-            .build();
+        client = newClient(superUser);
         waitForGreen(START_TIMEOUT);
         return this;
     }
 
-    /** A low-level REST client over all nodes' HTTP addresses. */
+    private RestClient newClient(String user) {
+        var builder = RestClient.builder(nodes.stream().map(n -> new HttpHost("127.0.0.1", n.httpPort, "http")).toArray(HttpHost[]::new));
+        if (user != null) {
+            String token = java.util.Base64.getEncoder()
+                .encodeToString((user + ":" + users.get(user)[0]).getBytes(StandardCharsets.UTF_8));
+            builder.setDefaultHeaders(new org.apache.http.Header[] { new org.apache.http.message.BasicHeader("Authorization", "Basic " + token) });
+        }
+        return builder.build();
+    }
+
+    /** True when the cluster runs with security (file-realm users, HTTP Basic). */
+    public boolean secured() {
+        return superUser != null;
+    }
+
+    /** A JSON helper authenticated as {@code user} (a user of the builder), or anonymous for null; closed with the cluster. */
+    public synchronized Rest restAs(String user) {
+        if (user != null && !users.containsKey(user)) {
+            throw new IllegalArgumentException("no such user: " + user);
+        }
+        RestClient c = newClient(user);
+        extraClients.add(c);
+        return new Rest(c);
+    }
+
+    /** A low-level REST client over all nodes' HTTP addresses (as the superuser when secured). */
     public RestClient client() {
         return client;
     }
@@ -169,6 +200,14 @@ public final class EsCluster implements AutoCloseable {
     }
 
     private synchronized void closeQuietly() {
+        for (RestClient c : extraClients) {
+            try {
+                c.close();
+            } catch (IOException ignored) {
+                // stopping anyway
+            }
+        }
+        extraClients.clear();
         if (client != null) {
             try {
                 client.close();
@@ -277,8 +316,17 @@ public final class EsCluster implements AutoCloseable {
             yml.put("transport.port", Integer.toString(transportPort));
             yml.put("path.data", dir.resolve("data").toString());
             yml.put("path.logs", dir.resolve("logs").toString());
-            yml.put("xpack.security.enabled", "false");
+            if (superUser == null) {
+                yml.put("xpack.security.enabled", "false");
+            } else {
+                // HTTP Basic over plain HTTP on loopback, file realm users
+                yml.put("xpack.security.enabled", "true");
+                yml.put("xpack.security.http.ssl.enabled", "false");
+                yml.put("xpack.security.transport.ssl.enabled", "false");
+            }
             yml.put("cluster.routing.allocation.disk.threshold_enabled", "false");
+            // tests clean up with wildcard deletes (DELETE /prefix-*)
+            yml.put("action.destructive_requires_name", "false");
             if (nodes.size() == 1) {
                 yml.put("discovery.type", "single-node");
             } else {
@@ -293,6 +341,21 @@ public final class EsCluster implements AutoCloseable {
             Files.writeString(config().resolve("elasticsearch.yml"), sb.toString(), StandardCharsets.UTF_8);
             Path opts = Files.createDirectories(config().resolve("jvm.options.d"));
             Files.writeString(opts.resolve("heap.options"), "-Xms" + heap + "\n-Xmx" + heap + "\n", StandardCharsets.UTF_8);
+            if (superUser != null) {
+                Files.writeString(config().resolve("roles.yml"), rolesYml, StandardCharsets.UTF_8);
+                for (Map.Entry<String, String[]> u : users.entrySet()) {
+                    String[] pwAndRoles = u.getValue();
+                    ProcessBuilder pb = new ProcessBuilder(distribution.home().resolve("bin/elasticsearch-users").toString(), "useradd",
+                        u.getKey(), "-p", pwAndRoles[0], "-r", pwAndRoles[1]);
+                    pb.environment().put("ES_PATH_CONF", config().toString());
+                    pb.environment().put("ES_JAVA_HOME", distribution.javaHome().toString());
+                    pb.environment().put("CLI_JAVA_OPTS", "-Djava.io.tmpdir=" + dir.resolve("tmp"));
+                    Processes.Result r = Processes.run(pb, 120, TimeUnit.SECONDS);
+                    if (r.exitCode() != 0) {
+                        throw new IllegalStateException("elasticsearch-users useradd " + u.getKey() + " failed: " + r.output());
+                    }
+                }
+            }
         }
 
         void start() throws IOException {
@@ -388,6 +451,9 @@ public final class EsCluster implements AutoCloseable {
         private int nodeCount = 1;
         private String heap = "512m";
         private final Map<String, String> settings = new LinkedHashMap<>();
+        private final Map<String, String[]> users = new LinkedHashMap<>();
+        private final StringBuilder rolesYml = new StringBuilder();
+        private String superUser;
 
         private Builder(EsDistribution distribution, Path dir) {
             this.distribution = distribution;
@@ -415,6 +481,27 @@ public final class EsCluster implements AutoCloseable {
         /** An extra elasticsearch.yml setting for every node (value written as YAML as-is). */
         public Builder setting(String key, String value) {
             settings.put(key, value);
+            return this;
+        }
+
+        /**
+         * Enables security (HTTP Basic on plain HTTP, loopback only) with a file-realm superuser that
+         * {@link #client()} and {@link #rest()} use.
+         */
+        public Builder security(String superUserName, String password) {
+            this.superUser = superUserName;
+            return user(superUserName, password, "superuser");
+        }
+
+        /** A file-realm user with comma-separated roles (built-in or defined with {@link #role}). */
+        public Builder user(String name, String password, String roles) {
+            users.put(name, new String[] { password, roles });
+            return this;
+        }
+
+        /** A role definition in roles.yml syntax, e.g. {@code "reader_a:\n  indices:\n    - names: ['a']\n      privileges: ['read']\n"}. */
+        public Builder role(String yaml) {
+            rolesYml.append(yaml).append('\n');
             return this;
         }
 
