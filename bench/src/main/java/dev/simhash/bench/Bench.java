@@ -82,7 +82,7 @@ public final class Bench {
         String date = LocalDate.now(ZoneOffset.UTC).toString();
         Path dir = out != null ? out : Path.of("bench/results", quick ? date + "-quick" : date);
         String cmd = "./run bench" + (args.length == 0 ? "" : " " + String.join(" ", args));
-        return new Options(quick, sz, quick ? 50 : 200, q, 50, quick ? 20_000 : 100_000, quick ? 0.5 : 2.0, quick ? 3 : 5,
+        return new Options(quick, sz, quick ? 50 : 200, q, 50, quick ? 20_000 : 100_000, quick ? 0.5 : 1.5, quick ? 3 : 5,
             quick ? 4000 : 20_000, quick ? 2 : 3, quick ? 1200 : 100_000, quick ? 600 : 100_000, heap != null ? heap : quick ? "1g" : "3g",
             sections, dir, cmd);
     }

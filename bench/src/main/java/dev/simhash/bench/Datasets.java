@@ -83,6 +83,7 @@ public final class Datasets {
             }
         }
         List<String> base = new ArrayList<>(texts);
+        java.util.Collections.shuffle(base, new Random(seed));
         Perturb perturb = new Perturb(FeatureAnalyzer.DEFAULT.analyzer());
         Random vr = new Random(seed);
         List<String> vocabulary = new ArrayList<>();

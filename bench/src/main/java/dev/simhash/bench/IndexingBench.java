@@ -55,9 +55,10 @@ public final class IndexingBench {
         Map<String, double[]> perRound = new LinkedHashMap<>();
         variants.keySet().forEach(v -> perRound.put(v, new double[rounds]));
         List<String> names = new ArrayList<>(variants.keySet());
-        for (int round = 0; round < rounds; round++) {
+        // round -1 warms up the node (JIT, pipeline, analyzers) and is not counted
+        for (int round = -1; round < rounds; round++) {
             for (int vi = 0; vi < names.size(); vi++) {
-                String v = names.get((vi + round) % names.size());
+                String v = names.get((vi + Math.max(0, round)) % names.size());
                 String pipeline = variants.get(v);
                 String index = "bench-indexing";
                 node.call("DELETE", "/" + index, null);
@@ -65,15 +66,18 @@ public final class IndexingBench {
                     pipeline == null ? "" : ", \"index.default_pipeline\": \"" + pipeline + "\""));
                 double secs = bulk(index, sources, bulkDocs);
                 double dps = sources.size() / secs;
-                perRound.get(v)[round] = dps;
-                if (pipeline != null && round == 0) {
+                if (round >= 0) {
+                    perRound.get(v)[round] = dps;
+                }
+                if (pipeline != null && round == -1) {
                     long withFp = ((Number) BenchNode.at(node.ok("POST", "/" + index + "/_count",
                         "{\"query\": {\"exists\": {\"field\": \"simhash.hash\"}}}").json(), "count")).longValue();
                     if (withFp < sources.size() * 9 / 10) {
                         throw new IllegalStateException("the pipeline fingerprinted only " + withFp + " of " + sources.size() + " documents");
                     }
                 }
-                log.info(String.format(Locale.ROOT, "  round %d/%d %-46s %8.0f docs/s %6.2f MB/s", round + 1, rounds, v, dps, mb / secs));
+                log.info(String.format(Locale.ROOT, "  %s %-46s %8.0f docs/s %6.2f MB/s",
+                    round < 0 ? "warm-up   " : "round " + (round + 1) + "/" + rounds, v, dps, mb / secs));
                 node.call("DELETE", "/" + index, null);
             }
         }
