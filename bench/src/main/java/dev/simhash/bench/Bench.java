@@ -24,7 +24,8 @@ public final class Bench {
 
     /** Everything a run is configured with. */
     record Options(boolean quick, int[] sizes, int warmup, int queries, int round, int realSize, double fpSeconds, int fpPasses,
-                   int indexDocs, int indexRounds, int qualityEn, int qualityZh, String heap, Set<String> sections, Path out, String command) {}
+                   int indexDocs, int indexRounds, int qualityEn, int qualityZh, String heap, Set<String> sections, Path out, String command,
+                   int waitIdleMinutes) {}
 
     static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing");
 
@@ -54,6 +55,7 @@ public final class Bench {
         String heap = null;
         String only = null;
         Path out = null;
+        int waitIdle = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -62,9 +64,10 @@ public final class Bench {
                 case "--heap" -> heap = args[++i];
                 case "--only" -> only = args[++i];
                 case "--out" -> out = Path.of(args[++i]);
+                case "--wait-idle" -> waitIdle = Integer.parseInt(args[++i]);
                 case "-h", "--help" -> {
                     System.out.println("usage: ./run bench [--quick] [--sizes 100k,1m,5m] [--queries N] [--heap 3g] [--only "
-                        + String.join(",", SECTIONS) + "] [--out DIR]");
+                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option [" + args[i] + "], see ./run bench --help");
@@ -84,12 +87,15 @@ public final class Bench {
         String cmd = "./run bench" + (args.length == 0 ? "" : " " + String.join(" ", args));
         return new Options(quick, sz, quick ? 50 : 200, q, 50, quick ? 20_000 : 100_000, quick ? 0.5 : 1.5, quick ? 3 : 5,
             quick ? 4000 : 20_000, quick ? 2 : 3, quick ? 1200 : 100_000, quick ? 600 : 100_000, heap != null ? heap : quick ? "1g" : "3g",
-            sections, dir, cmd);
+            sections, dir, cmd, waitIdle);
     }
 
     public static void main(String[] args) throws Exception {
         Options o = parse(args);
         Log log = new Log();
+        if (o.waitIdleMinutes() > 0) {
+            waitIdle(o.waitIdleMinutes(), log);
+        }
         Machine machine = Machine.read();
         LoadSampler load = new LoadSampler();
         load.start();
@@ -168,6 +174,16 @@ public final class Bench {
         report.loadEnd = Machine.loadAverageNow();
         Path md = report.write(o.out());
         log.info("report written: " + md + " (total " + log.elapsed() + ")");
+    }
+
+    /** Waits (at most the given minutes) until the 1-minute load average is below 1, so other work does not skew the run. */
+    static void waitIdle(int minutes, Log log) throws InterruptedException {
+        long deadline = System.nanoTime() + minutes * 60_000_000_000L;
+        log.info("waiting up to " + minutes + " min for the 1-minute load average to drop below 1 (now " + Machine.loadAverageNow() + ") ...");
+        while (Machine.oneMinuteLoad() >= 1.0 && System.nanoTime() < deadline) {
+            Thread.sleep(5_000);
+        }
+        log.info("starting; load average " + Machine.loadAverageNow());
     }
 
     /** Samples the 1-minute load average every 10 s to report the worst seen during the run. */
