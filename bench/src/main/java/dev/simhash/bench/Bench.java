@@ -86,7 +86,7 @@ public final class Bench {
         Path dir = out != null ? out : Path.of("bench/results", quick ? date + "-quick" : date);
         String cmd = "./run bench" + (args.length == 0 ? "" : " " + String.join(" ", args));
         return new Options(quick, sz, quick ? 50 : 200, q, 50, quick ? 20_000 : 100_000, quick ? 0.5 : 1.5, quick ? 3 : 5,
-            quick ? 4000 : 20_000, quick ? 2 : 3, quick ? 1200 : 100_000, quick ? 600 : 100_000, heap != null ? heap : quick ? "1g" : "3g",
+            quick ? 4000 : 40_000, quick ? 2 : 3, quick ? 1200 : 100_000, quick ? 600 : 100_000, heap != null ? heap : quick ? "1g" : "3g",
             sections, dir, cmd, waitIdle);
     }
 
@@ -96,6 +96,7 @@ public final class Bench {
         if (o.waitIdleMinutes() > 0) {
             waitIdle(o.waitIdleMinutes(), log);
         }
+        double waited = log.seconds();
         Machine machine = Machine.read();
         LoadSampler load = new LoadSampler();
         load.start();
@@ -169,7 +170,8 @@ public final class Bench {
             }
         }
         load.stopSampling();
-        report.seconds = log.seconds();
+        report.seconds = log.seconds() - waited;
+        report.waitedSeconds = waited;
         report.loadMax = load.max();
         report.loadEnd = Machine.loadAverageNow();
         Path md = report.write(o.out());

@@ -23,6 +23,7 @@ final class Report {
     LatencyBench latency;
     IndexingBench indexing;
     double seconds;
+    double waitedSeconds;
     double loadMax;
     String loadEnd;
     String loadStart = Machine.loadAverageNow();
@@ -121,7 +122,8 @@ final class Report {
         md.append("| | |\n| --- | --- |\n");
         md.append("| started | ").append(started).append(" |\n");
         md.append("| command | `").append(o.command()).append("` (").append(o.quick() ? "quick mode" : "full mode").append(") |\n");
-        md.append("| duration | ").append(f("%.1f min", seconds / 60)).append(" |\n");
+        md.append("| duration | ").append(f("%.1f min", seconds / 60))
+            .append(waitedSeconds >= 1 ? f(" (after waiting %.1f min for the load to drop)", waitedSeconds / 60) : "").append(" |\n");
         md.append("| machine | ").append(machine.summary()).append(" |\n");
         md.append("| load average | at start ").append(loadStart).append("; highest 1-min value seen during the run ")
             .append(f("%.2f", loadMax)).append("; at end ").append(loadEnd).append(" |\n");
