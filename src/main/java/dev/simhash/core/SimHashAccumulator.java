@@ -22,9 +22,13 @@ public final class SimHashAccumulator {
             throw new IllegalArgumentException("feature weight must be a positive finite number, got [" + weight + "]");
         }
         double[] s = sums;
+        // Adds +w where the bit is 1 and -w where it is 0. -w is w with its sign bit flipped, so the sign
+        // is set by XOR-ing bit i of ~hash into the sign bit: the very same additions as "+w / -w" (bit for
+        // bit), without the long-to-double conversion and multiplication per bit (measured faster, bench/).
+        long weightBits = Double.doubleToRawLongBits(weight);
+        long zeros = ~featureHash;
         for (int i = 0; i < SimHash.BITS; i++) {
-            // (bit * 2 - 1) is +1 or -1: exact, so the sums match a plain "+w / -w" reference bit for bit
-            s[i] += (((featureHash >>> i) & 1L) * 2 - 1) * weight;
+            s[i] += Double.longBitsToDouble(weightBits ^ (((zeros >>> i) & 1L) << 63));
         }
         count++;
     }

@@ -1,0 +1,248 @@
+package dev.simhash.bench;
+
+import com.dynatrace.hash4j.similarity.ElementHashProvider;
+import com.dynatrace.hash4j.similarity.SimilarityHasher;
+import com.dynatrace.hash4j.similarity.SimilarityHashing;
+
+import dev.simhash.core.FeatureAnalyzer;
+import dev.simhash.core.FeatureBag;
+import dev.simhash.core.FingerprintOptions;
+import dev.simhash.core.SimHash;
+import dev.simhash.core.SimHashAccumulator;
+import dev.simhash.core.TextFingerprinter;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Fingerprinting throughput on one core (one thread): our core against hash4j's SimHash on the
+ * same pre-tokenized features, and beside it the cost of the tokenizers. Every case runs over the
+ * whole input once per pass; passes of all cases are interleaved and the median pass counts.
+ */
+public final class FingerprintBench {
+
+    /** One measured case: what it takes as input, throughput of the median pass. */
+    public record Result(String corpus, String name, String input, double mbPerSec, double docsPerSec, double nsPerFeature, int passes) {}
+
+    private interface Case {
+        /** Runs over all documents once; returns a value that depends on every result (kept from the optimizer). */
+        long pass();
+    }
+
+    private final Log log;
+    private final double secondsPerPass;
+    private final int passes;
+    public final List<Result> results = new ArrayList<>();
+    /** XOR of everything computed, printed so nothing can be optimized away. */
+    public long sink;
+
+    public FingerprintBench(Log log, double secondsPerPass, int passes) {
+        this.log = log;
+        this.secondsPerPass = secondsPerPass;
+        this.passes = passes;
+    }
+
+    static List<String> tokens(Analyzer analyzer, String text) {
+        List<String> out = new ArrayList<>();
+        try (TokenStream ts = analyzer.tokenStream("f", text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                out.add(term.toString());
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** Measures all cases on one corpus (documents cut to those with at least one feature). */
+    public void run(Corpora.Corpus corpus) {
+        List<String> docs = new ArrayList<>();
+        List<String[]> tokens = new ArrayList<>();
+        Analyzer def = FeatureAnalyzer.DEFAULT.analyzer();
+        for (String d : corpus.docs()) {
+            List<String> t = tokens(def, d);
+            if (!t.isEmpty()) {
+                docs.add(d);
+                tokens.add(t.toArray(String[]::new));
+            }
+        }
+        long textBytes = 0;
+        long featureBytes = 0;
+        long features = 0;
+        for (int i = 0; i < docs.size(); i++) {
+            textBytes += docs.get(i).getBytes(StandardCharsets.UTF_8).length;
+            for (String t : tokens.get(i)) {
+                featureBytes += t.getBytes(StandardCharsets.UTF_8).length;
+            }
+            features += tokens.get(i).length;
+        }
+        long[][] hashes = new long[docs.size()][];
+        for (int i = 0; i < docs.size(); i++) {
+            String[] t = tokens.get(i);
+            hashes[i] = new long[t.length];
+            for (int j = 0; j < t.length; j++) {
+                hashes[i][j] = SimHash.featureHash(t[j]);
+            }
+        }
+        log.info(String.format(Locale.ROOT, "fingerprinting throughput on %s: %,d docs, %,d features (%.1f MB of features, %.1f MB of text)",
+            corpus.name(), docs.size(), features, featureBytes / 1e6, textBytes / 1e6));
+
+        SimilarityHasher h4jSim = SimilarityHashing.simHash(64).createHasher();
+        SimilarityHasher h4jFast = SimilarityHashing.fastSimHash(64).createHasher();
+        FeatureBag bag = new FeatureBag(FingerprintOptions.DEFAULTS);
+        SimHashAccumulator acc = new SimHashAccumulator();
+        Analyzer std = FeatureAnalyzer.STANDARD.analyzer();
+        TextFingerprinter fpDefault = new TextFingerprinter(FeatureAnalyzer.DEFAULT, FingerprintOptions.DEFAULTS);
+
+        Map<String, Case> cases = new LinkedHashMap<>();
+        Map<String, String> inputs = new LinkedHashMap<>();
+        // features (token strings) -> fingerprint: feature hash + tf + accumulate
+        inputs.put("ours: FeatureBag (tf, XXH3, accumulate)", "features");
+        cases.put("ours: FeatureBag (tf, XXH3, accumulate)", () -> {
+            long x = 0;
+            for (String[] t : tokens) {
+                bag.reset();
+                for (String s : t) {
+                    bag.addToken(s);
+                }
+                x ^= bag.fingerprint().orElse(0);
+            }
+            return x;
+        });
+        inputs.put("hash4j simHash(64) (XXH3 per token)", "features");
+        cases.put("hash4j simHash(64) (XXH3 per token)", () -> {
+            long x = 0;
+            for (String[] t : tokens) {
+                long[] hs = new long[t.length];
+                for (int j = 0; j < t.length; j++) {
+                    hs[j] = SimHash.featureHash(t[j]);
+                }
+                x ^= firstLong(h4jSim.compute(ElementHashProvider.ofValues(hs)));
+            }
+            return x;
+        });
+        inputs.put("hash4j fastSimHash(64) (XXH3 per token)", "features");
+        cases.put("hash4j fastSimHash(64) (XXH3 per token)", () -> {
+            long x = 0;
+            for (String[] t : tokens) {
+                long[] hs = new long[t.length];
+                for (int j = 0; j < t.length; j++) {
+                    hs[j] = SimHash.featureHash(t[j]);
+                }
+                x ^= firstLong(h4jFast.compute(ElementHashProvider.ofValues(hs)));
+            }
+            return x;
+        });
+        // pre-hashed features -> fingerprint: the accumulation step alone
+        inputs.put("ours: SimHashAccumulator (pre-hashed)", "feature hashes");
+        cases.put("ours: SimHashAccumulator (pre-hashed)", () -> {
+            long x = 0;
+            for (long[] hs : hashes) {
+                acc.reset();
+                for (long h : hs) {
+                    acc.add(h, 1.0);
+                }
+                x ^= acc.fingerprint();
+            }
+            return x;
+        });
+        inputs.put("hash4j simHash(64) (pre-hashed)", "feature hashes");
+        cases.put("hash4j simHash(64) (pre-hashed)", () -> {
+            long x = 0;
+            for (long[] hs : hashes) {
+                x ^= firstLong(h4jSim.compute(ElementHashProvider.ofValues(hs)));
+            }
+            return x;
+        });
+        inputs.put("hash4j fastSimHash(64) (pre-hashed)", "feature hashes");
+        cases.put("hash4j fastSimHash(64) (pre-hashed)", () -> {
+            long x = 0;
+            for (long[] hs : hashes) {
+                x ^= firstLong(h4jFast.compute(ElementHashProvider.ofValues(hs)));
+            }
+            return x;
+        });
+        // text -> tokens: the tokenizers, and text -> fingerprint end to end
+        inputs.put("tokenizer: standard + lowercase", "text");
+        cases.put("tokenizer: standard + lowercase", () -> consume(std, docs));
+        inputs.put("tokenizer: smartcn + lowercase + stop (default)", "text");
+        cases.put("tokenizer: smartcn + lowercase + stop (default)", () -> consume(def, docs));
+        inputs.put("end to end: TextFingerprinter (default)", "text");
+        cases.put("end to end: TextFingerprinter (default)", () -> {
+            long x = 0;
+            for (String d : docs) {
+                x ^= fpDefault.fingerprint(d).orElse(0);
+            }
+            return x;
+        });
+
+        Map<String, List<Double>> secs = new LinkedHashMap<>();
+        Map<String, Integer> reps = new LinkedHashMap<>();
+        // calibrate: how many passes over the corpus make one timed run of about secondsPerPass
+        for (Map.Entry<String, Case> e : cases.entrySet()) {
+            long t0 = System.nanoTime();
+            sink ^= e.getValue().pass(); // also the JIT warm-up
+            sink ^= e.getValue().pass();
+            double one = (System.nanoTime() - t0) / 2e9;
+            reps.put(e.getKey(), Math.max(1, (int) Math.round(secondsPerPass / Math.max(one, 1e-6))));
+            secs.put(e.getKey(), new ArrayList<>());
+        }
+        for (int p = 0; p < passes; p++) {
+            for (Map.Entry<String, Case> e : cases.entrySet()) {
+                int n = reps.get(e.getKey());
+                long t0 = System.nanoTime();
+                for (int i = 0; i < n; i++) {
+                    sink ^= e.getValue().pass();
+                }
+                secs.get(e.getKey()).add((System.nanoTime() - t0) / 1e9 / n);
+            }
+            log.info("  pass " + (p + 1) + "/" + passes + " done");
+        }
+        for (String name : cases.keySet()) {
+            double s = Stats.median(secs.get(name).stream().mapToDouble(Double::doubleValue).toArray());
+            String input = inputs.get(name);
+            long bytes = input.equals("text") ? textBytes : featureBytes;
+            Result r = new Result(corpus.name(), name, input, bytes / 1e6 / s, docs.size() / s, s * 1e9 / features, passes);
+            results.add(r);
+            log.info(String.format(Locale.ROOT, "  %-48s %8.1f MB/s %10.0f docs/s %7.1f ns/feature", name, r.mbPerSec(), r.docsPerSec(), r.nsPerFeature()));
+        }
+    }
+
+    private static long consume(Analyzer analyzer, List<String> docs) {
+        long x = 0;
+        for (String d : docs) {
+            try (TokenStream ts = analyzer.tokenStream("f", d)) {
+                CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+                ts.reset();
+                while (ts.incrementToken()) {
+                    x += term.length();
+                }
+                ts.end();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return x;
+    }
+
+    private static long firstLong(byte[] b) {
+        long x = 0;
+        for (int i = 0; i < 8 && i < b.length; i++) {
+            x |= (b[i] & 0xFFL) << (8 * i);
+        }
+        return x;
+    }
+}

@@ -1,0 +1,125 @@
+package dev.simhash.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Bulk indexing throughput of the same text documents with the {@code simhash} ingest pipeline and
+ * without it, on the same node. Variants alternate round by round (fresh index each time) and the
+ * median round counts, so a noisy neighbour slows all variants alike.
+ */
+public final class IndexingBench {
+
+    /** One variant's median round. */
+    public record Result(String variant, int docs, double mb, double docsPerSec, double mbPerSec, double[] roundDocsPerSec) {}
+
+    static final String MAPPING = "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0%s},"
+        + " \"mappings\": {\"properties\": {\"body\": {\"type\": \"text\"}, \"simhash\": {\"properties\": {\"hash\": {\"type\": \"long\"},"
+        + " \"b0\": {\"type\": \"keyword\", \"doc_values\": false}, \"b1\": {\"type\": \"keyword\", \"doc_values\": false},"
+        + " \"b2\": {\"type\": \"keyword\", \"doc_values\": false}, \"b3\": {\"type\": \"keyword\", \"doc_values\": false}}}}}}";
+
+    private final BenchNode node;
+    private final Log log;
+    public final List<Result> results = new ArrayList<>();
+
+    public IndexingBench(BenchNode node, Log log) {
+        this.node = node;
+        this.log = log;
+    }
+
+    /** Indexes {@code docs} once per variant per round; variants: plain, pipeline (default analyzer), pipeline (standard analyzer). */
+    public void run(List<String> docs, int rounds, int bulkDocs) {
+        node.ok("PUT", "/_ingest/pipeline/bench-simhash-default", "{\"processors\": [{\"simhash\": {\"field\": \"body\"}}]}");
+        node.ok("PUT", "/_ingest/pipeline/bench-simhash-standard", "{\"processors\": [{\"simhash\": {\"field\": \"body\", \"analyzer\": \"standard\"}}]}");
+        Map<String, String> variants = new LinkedHashMap<>();
+        variants.put("plain (no pipeline)", null);
+        variants.put("simhash pipeline, analyzer default (smartcn)", "bench-simhash-default");
+        variants.put("simhash pipeline, analyzer standard", "bench-simhash-standard");
+        List<String> sources = new ArrayList<>(docs.size());
+        double mb = 0;
+        for (String d : docs) {
+            String src = BenchNode.toJson(Map.of("body", d));
+            sources.add(src);
+            mb += src.getBytes(StandardCharsets.UTF_8).length / 1e6;
+        }
+        log.info(String.format(Locale.ROOT, "indexing throughput: %,d docs (%.1f MB of JSON) x %d variants x %d rounds, bulks of %d, 2 clients",
+            docs.size(), mb, variants.size(), rounds, bulkDocs));
+        Map<String, double[]> perRound = new LinkedHashMap<>();
+        variants.keySet().forEach(v -> perRound.put(v, new double[rounds]));
+        List<String> names = new ArrayList<>(variants.keySet());
+        // round -1 warms up the node (JIT, pipeline, analyzers) and is not counted
+        for (int round = -1; round < rounds; round++) {
+            for (int vi = 0; vi < names.size(); vi++) {
+                String v = names.get((vi + Math.max(0, round)) % names.size());
+                String pipeline = variants.get(v);
+                String index = "bench-indexing";
+                node.call("DELETE", "/" + index, null);
+                node.ok("PUT", "/" + index, String.format(Locale.ROOT, MAPPING,
+                    pipeline == null ? "" : ", \"index.default_pipeline\": \"" + pipeline + "\""));
+                double secs = bulk(index, sources, bulkDocs);
+                double dps = sources.size() / secs;
+                if (round >= 0) {
+                    perRound.get(v)[round] = dps;
+                }
+                if (pipeline != null && round == -1) {
+                    long withFp = ((Number) BenchNode.at(node.ok("POST", "/" + index + "/_count",
+                        "{\"query\": {\"exists\": {\"field\": \"simhash.hash\"}}}").json(), "count")).longValue();
+                    if (withFp < sources.size() * 9 / 10) {
+                        throw new IllegalStateException("the pipeline fingerprinted only " + withFp + " of " + sources.size() + " documents");
+                    }
+                }
+                log.info(String.format(Locale.ROOT, "  %s %-46s %8.0f docs/s %6.2f MB/s",
+                    round < 0 ? "warm-up   " : "round " + (round + 1) + "/" + rounds, v, dps, mb / secs));
+                node.call("DELETE", "/" + index, null);
+            }
+        }
+        for (String v : names) {
+            double dps = Stats.median(perRound.get(v));
+            results.add(new Result(v, sources.size(), mb, dps, dps * mb / sources.size(), perRound.get(v)));
+        }
+    }
+
+    /** Bulk-indexes all sources with two concurrent clients, then refreshes; returns the seconds taken. */
+    private double bulk(String index, List<String> sources, int bulkDocs) {
+        long t0 = System.nanoTime();
+        AtomicInteger next = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                fs.add(pool.submit(() -> {
+                    int from;
+                    while ((from = next.getAndAdd(bulkDocs)) < sources.size()) {
+                        int to = Math.min(sources.size(), from + bulkDocs);
+                        StringBuilder sb = new StringBuilder();
+                        for (int i = from; i < to; i++) {
+                            sb.append("{\"index\":{}}\n").append(sources.get(i)).append('\n');
+                        }
+                        BenchNode.Answer ans = node.bulk("/" + index + "/_bulk", sb.toString());
+                        if (!ans.ok() || !Bench.bulkOk(ans.body())) {
+                            throw new IllegalStateException("bulk failed: " + BenchNode.abbreviate(ans.body()));
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("bulk indexing into " + index + " failed", e);
+        } finally {
+            pool.shutdownNow();
+        }
+        node.ok("POST", "/" + index + "/_refresh", null);
+        return (System.nanoTime() - t0) / 1e9;
+    }
+}
