@@ -1,6 +1,7 @@
 package dev.simhash.collapse;
 
 import dev.simhash.core.FingerprintFields;
+import dev.simhash.core.SimHash;
 
 import org.elasticsearch.action.fieldcaps.FieldCapabilities;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
@@ -91,7 +92,12 @@ final class FingerprintMappings {
         return fc.indices() == null ? "" : " in " + new TreeSet<>(List.of(fc.indices()));
     }
 
-    /** The fingerprint of a hit from its doc values, or null (no fingerprint; several values: the first, i.e. the smallest). */
+    /**
+     * The fingerprint of a hit from its doc values, or null (no fingerprint; several values: the first, i.e. the smallest).
+     *
+     * @throws IllegalArgumentException naming {@code [docvalue_fields]} when the caller asked for the field in a format
+     *                                  that does not render the fingerprint as a plain decimal long
+     */
     static Long fingerprintOf(SearchHit hit, String hashPath) {
         DocumentField f = hit.field(hashPath);
         if (f == null || f.getValues().isEmpty()) {
@@ -101,12 +107,18 @@ final class FingerprintMappings {
         if (v instanceof Number n) {
             return n.longValue();
         }
-        try {
-            // a string only comes from a format the caller asked for in docvalue_fields: the long in decimal
-            return v == null ? null : Long.parseLong(v.toString().trim());
-        } catch (NumberFormatException e) {
-            // a format that made the value unreadable: treat the hit as having no fingerprint
+        if (v == null) {
             return null;
+        }
+        // a string only comes from a format the caller asked for in docvalue_fields: it must be the long in decimal
+        // (never read as hex: 16 decimal digits are still decimal). Treating an unreadable value as "no fingerprint"
+        // would silently leave the hit unfolded, so it is an error
+        try {
+            return SimHash.parseDecimal(v.toString());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("[docvalue_fields] the format requested for [" + hashPath + "] renders the fingerprint as ["
+                + SimHash.describe(v.toString()) + "], which is not a 64-bit decimal integer; request [" + hashPath
+                + "] without a format", e);
         }
     }
 }

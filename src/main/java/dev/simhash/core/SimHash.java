@@ -4,6 +4,7 @@ import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * The fixed parts of the simhash-v1 contract: the feature hash, Hamming distance, the 16-bit blocks
@@ -85,8 +86,10 @@ public final class SimHash {
     }
 
     /**
-     * Parses a fingerprint: exactly 16 hex digits (either case) are read as the unsigned hex form,
-     * anything else must be a signed decimal 64-bit integer.
+     * Parses a fingerprint given as text: exactly 16 ASCII hex digits (either case) are the unsigned hex form;
+     * otherwise the text must be a signed decimal 64-bit integer: an optional {@code -} and ASCII digits. Nothing
+     * else is accepted: no surrounding whitespace or control characters, no {@code +} sign, no {@code 0x} prefix,
+     * no non-ASCII digits.
      *
      * @throws IllegalArgumentException naming the rejected value
      */
@@ -94,42 +97,79 @@ public final class SimHash {
         if (value == null) {
             throw new IllegalArgumentException("a fingerprint is required, got [null]");
         }
-        String s = value.trim();
-        if (s.length() == 16 && isHex(s)) {
-            return Long.parseUnsignedLong(s, 16);
+        if (value.length() == 16 && isHex(value)) {
+            return Long.parseUnsignedLong(value, 16);
         }
-        try {
-            if (!isAsciiDecimal(s)) {
-                // Long.parseLong would accept non-ASCII digits (e.g. full-width); the wire format does not
-                throw new NumberFormatException(s);
-            }
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
+        Long decimal = decimalOrNull(value);
+        if (decimal == null) {
             throw new IllegalArgumentException(
-                "expected a fingerprint as 16 hex digits or a signed 64-bit integer, got [" + abbreviate(value) + "]");
+                "expected a fingerprint as 16 hex digits or a signed 64-bit integer, got [" + describe(value) + "]");
         }
+        return decimal;
     }
 
-    private static boolean isAsciiDecimal(String s) {
-        int start = !s.isEmpty() && (s.charAt(0) == '-' || s.charAt(0) == '+') ? 1 : 0;
+    /**
+     * Parses a fingerprint written as a signed decimal 64-bit integer only (as Elasticsearch renders a {@code long}):
+     * an optional {@code -} and ASCII digits; 16 digits are decimal here, never hex.
+     *
+     * @throws IllegalArgumentException naming the rejected value
+     */
+    public static long parseDecimal(String value) {
+        Long decimal = value == null ? null : decimalOrNull(value);
+        if (decimal == null) {
+            throw new IllegalArgumentException(
+                "expected a fingerprint as a signed 64-bit decimal integer, got [" + (value == null ? "null" : describe(value)) + "]");
+        }
+        return decimal;
+    }
+
+    private static Long decimalOrNull(String s) {
+        int start = !s.isEmpty() && s.charAt(0) == '-' ? 1 : 0;
         if (start == s.length()) {
-            return false;
+            return null;
         }
         for (int i = start; i < s.length(); i++) {
+            // Long.parseLong would also accept '+' and non-ASCII digits (e.g. full-width); the wire format does not
             if (s.charAt(i) < '0' || s.charAt(i) > '9') {
-                return false;
+                return null;
             }
         }
-        return true;
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return null; // outside the signed 64-bit range
+        }
     }
 
     private static boolean isHex(String s) {
         for (int i = 0; i < s.length(); i++) {
-            if (Character.digit(s.charAt(i), 16) < 0 || s.charAt(i) > 'f') {
+            char c = s.charAt(i);
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * A rejected value as error messages show it: shortened (see {@link #abbreviate}) and with control characters
+     * written as a backslash, {@code u} and 4 hex digits, so an invisible character that made the value invalid shows.
+     */
+    public static String describe(String value) {
+        String shown = abbreviate(value);
+        StringBuilder out = null;
+        for (int i = 0; i < shown.length(); i++) {
+            char c = shown.charAt(i);
+            if (Character.isISOControl(c)) {
+                if (out == null) {
+                    out = new StringBuilder(shown.length() + 8).append(shown, 0, i);
+                }
+                out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else if (out != null) {
+                out.append(c);
+            }
+        }
+        return out == null ? shown : out.toString();
     }
 
     /** Shortens user input for error messages, so a huge bad value never floods a response. */

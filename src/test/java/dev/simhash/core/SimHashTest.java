@@ -54,6 +54,54 @@ class SimHashTest {
     }
 
     @Test
+    void parseIsStrictAboutEveryCharacter() {
+        String hex = "0123456789abcdef";
+        assertEquals(0x0123456789abcdefL, SimHash.parse(hex));
+        assertEquals(0x0123456789abcdefL, SimHash.parse("0123456789ABCDEF"));
+        assertEquals(-42L, SimHash.parse("-42"));
+        assertEquals(Long.MIN_VALUE, SimHash.parse("-9223372036854775808"));
+        assertEquals(Long.MAX_VALUE, SimHash.parse("9223372036854775807"));
+        assertEquals(0L, SimHash.parse("0"));
+        assertEquals(0L, SimHash.parse("-0"));
+        // 17 decimal digits are not 16 hex digits: a signed decimal that fits
+        assertEquals(12_345_678_901_234_567L, SimHash.parse("12345678901234567"));
+        String[] bad = {
+            hex + "\u0000", "\u0000" + hex, hex + "\n", hex + "\r\n", "\t" + hex, hex + "\u007f", hex + "\u0085",
+            " " + hex, hex + " ", " 42", "42 ", "4 2", "\u00a0" + hex, hex + "\u2007", "\u3000" + "42", hex + "\u200b", "\ufeff" + hex,
+            "+42", "+" + hex, "+0", "--42", "-+42", "- 42", "42-",
+            hex + "0", "0123456789abcdeg", "0x0123456789abcd", "0123456789abcde", // 17, non-hex, prefixed, 15 with a letter
+            "9223372036854775808", "-9223372036854775809", "123456789012345678901",
+            "\uff10\uff11\uff12", "\uff10".repeat(16), "\u0660\u0661", "\u0966\u0967", "\uff41".repeat(16), "１２３４５６７８９０１２３４５６", // full-width, Arabic-Indic, Devanagari
+            "4e1", "1.0", "1_000", "0b101", "null", "\ud83d\ude00",
+        };
+        for (String b : bad) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SimHash.parse(b), "accepted [" + b + "]");
+            assertTrue(e.getMessage().startsWith("expected a fingerprint as 16 hex digits or a signed 64-bit integer, got ["),
+                e.getMessage());
+        }
+    }
+
+    @Test
+    void rejectedValuesShowTheirControlCharacters() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SimHash.parse("0123456789abcdef\u0000"));
+        assertEquals("expected a fingerprint as 16 hex digits or a signed 64-bit integer, got [0123456789abcdef\\u0000]", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> SimHash.parse("\t42\n"));
+        assertTrue(e.getMessage().endsWith("got [\\u000942\\u000a]"), e.getMessage());
+        assertEquals("plain", SimHash.describe("plain"));
+    }
+
+    @Test
+    void parseDecimalNeverReadsHex() {
+        // exactly 16 decimal digits: hex for parse, decimal for parseDecimal (the form Elasticsearch renders a long in)
+        assertEquals(1_234_567_890_123_456L, SimHash.parseDecimal("1234567890123456"));
+        assertEquals(-8_125_573_028_085_086_791L, SimHash.parseDecimal("-8125573028085086791"));
+        for (String b : new String[] { "0123456789abcdef", " 1", "1 ", "+1", "1\u0000", "", "-", "\uff11", "9223372036854775808", "1.0" }) {
+            assertThrows(IllegalArgumentException.class, () -> SimHash.parseDecimal(b), "accepted [" + b + "]");
+        }
+        assertThrows(IllegalArgumentException.class, () -> SimHash.parseDecimal(null));
+    }
+
+    @Test
     void sixteenDecimalDigitsAreReadAsHex() {
         assertEquals(0x1234567890123456L, SimHash.parse("1234567890123456"));
         // any other length of digits is a signed decimal
