@@ -61,7 +61,7 @@ enum ScriptMetric {
                 return m;
             }
         }
-        throw new IllegalArgumentException(String.format(Locale.ROOT, "unknown simhash script [%s], expected one of [%s, %s]",
-            source == null ? "null" : SimHash.abbreviate(source), HAMMING.source, SIMILARITY.source));
+        throw new IllegalArgumentException(String.format(Locale.ROOT, "[source] unknown simhash script [%s], expected one of [%s, %s]",
+            source == null ? "null" : SimHash.describe(source), HAMMING.source, SIMILARITY.source));
     }
 }

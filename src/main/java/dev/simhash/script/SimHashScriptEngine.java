@@ -1,11 +1,15 @@
 package dev.simhash.script;
 
+import dev.simhash.core.SimHash;
+
 import org.elasticsearch.script.FieldScript;
 import org.elasticsearch.script.NumberSortScript;
 import org.elasticsearch.script.ScoreScript;
 import org.elasticsearch.script.ScriptContext;
 import org.elasticsearch.script.ScriptEngine;
+import org.elasticsearch.script.ScriptException;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -31,6 +35,16 @@ public final class SimHashScriptEngine implements ScriptEngine {
 
     @Override
     public <FactoryType> FactoryType compile(String name, String code, ScriptContext<FactoryType> context, Map<String, String> options) {
+        try {
+            return doCompile(code, context);
+        } catch (IllegalArgumentException e) {
+            // a ScriptException is passed on as it is (400, our message as the reason); any other exception Elasticsearch
+            // wraps as "Failed to compile inline script [<source>]", which names neither [source] nor the problem
+            throw new ScriptException(e.getMessage(), e, List.of(), code == null ? "" : SimHash.abbreviate(code), LANG);
+        }
+    }
+
+    private static <FactoryType> FactoryType doCompile(String code, ScriptContext<FactoryType> context) {
         // options (Elasticsearch adds content_type for some sources) configure nothing here: ignored rather than rejected
         ScriptMetric metric = ScriptMetric.fromSource(code);
         Object factory;

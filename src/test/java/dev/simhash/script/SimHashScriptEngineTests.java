@@ -1,5 +1,6 @@
 package dev.simhash.script;
 
+import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.script.AggregationScript;
 import org.elasticsearch.script.FieldScript;
 import org.elasticsearch.script.FilterScript;
@@ -7,6 +8,7 @@ import org.elasticsearch.script.IngestScript;
 import org.elasticsearch.script.NumberSortScript;
 import org.elasticsearch.script.ScoreScript;
 import org.elasticsearch.script.ScriptContext;
+import org.elasticsearch.script.ScriptException;
 import org.elasticsearch.script.ScriptFactory;
 import org.elasticsearch.script.StringSortScript;
 import org.elasticsearch.script.TermsSetQueryScript;
@@ -43,17 +45,22 @@ public class SimHashScriptEngineTests extends ESTestCase {
 
     public void testUnknownSource() {
         for (String source : List.of("x", "Hamming", " hamming", "", "doc['fp.hash'].value")) {
-            IllegalArgumentException e = expectThrows(IllegalArgumentException.class,
-                () -> engine.compile(null, source, ScoreScript.CONTEXT, Map.of()));
-            assertEquals("unknown simhash script [" + source + "], expected one of [hamming, similarity]", e.getMessage());
+            // a ScriptException: Elasticsearch passes it on as is (400), where it would wrap any other exception as
+            // "Failed to compile inline script [...]", a message that does not name [source]
+            ScriptException e = expectThrows(ScriptException.class, () -> engine.compile(null, source, ScoreScript.CONTEXT, Map.of()));
+            assertEquals("[source] unknown simhash script [" + source + "], expected one of [hamming, similarity]", e.getMessage());
+            assertEquals(RestStatus.BAD_REQUEST, e.status());
+            assertEquals("simhash", e.getLang());
         }
+        ScriptException e = expectThrows(ScriptException.class, () -> engine.compile(null, "hamming\u0000", ScoreScript.CONTEXT, Map.of()));
+        assertEquals("[source] unknown simhash script [hamming\\u0000], expected one of [hamming, similarity]", e.getMessage());
     }
 
     public void testUnsupportedContexts() {
         for (ScriptContext<?> context : List.<ScriptContext<?>>of(FilterScript.CONTEXT, StringSortScript.CONTEXT,
             AggregationScript.CONTEXT, IngestScript.CONTEXT, TermsSetQueryScript.CONTEXT)) {
-            IllegalArgumentException e = expectThrows(IllegalArgumentException.class,
-                () -> engine.compile(null, "hamming", context, Map.of()));
+            ScriptException e = expectThrows(ScriptException.class, () -> engine.compile(null, "hamming", context, Map.of()));
+            assertEquals(RestStatus.BAD_REQUEST, e.status());
             assertThat(e.getMessage(), containsString("[" + context.name + "] context"));
             assertThat(e.getMessage(), containsString("[score, number_sort, field]"));
         }
