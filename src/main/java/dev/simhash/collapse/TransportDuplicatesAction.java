@@ -26,6 +26,7 @@ import org.elasticsearch.action.update.UpdateRequest;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.client.internal.ParentTaskAssigningClient;
 import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.cluster.project.ProjectResolver;
 import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.common.document.DocumentField;
@@ -56,7 +57,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class TransportDuplicatesAction extends HandledTransportAction<DuplicatesRequest, DuplicatesResponse> {
 
-    /** Documents per search page (the default index.max_result_window, so no index setting can refuse it). */
+    /** Documents per search page, unless an index's smaller index.max_result_window limits it (see {@link #pageSize}). */
     static final int PAGE_SIZE = 10_000;
     /** Updates per bulk request when writing group ids. */
     static final int BULK_SIZE = 1_000;
@@ -66,15 +67,26 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
     private final NodeClient client;
     private final ClusterService clusterService;
+    private final ProjectResolver projectResolver;
     private final ThreadPool threadPool;
 
     @Inject
     public TransportDuplicatesAction(TransportService transportService, ActionFilters actionFilters, NodeClient client,
-                                     ClusterService clusterService, ThreadPool threadPool) {
+                                     ClusterService clusterService, ProjectResolver projectResolver, ThreadPool threadPool) {
         super(DuplicatesAction.NAME, transportService, actionFilters, DuplicatesRequest::new, threadPool.generic());
         this.client = client;
         this.clusterService = clusterService;
+        this.projectResolver = projectResolver;
         this.threadPool = threadPool;
+    }
+
+    /**
+     * Documents per page for the indices the field caps request resolved: {@link #PAGE_SIZE}, or less when an index's
+     * {@code index.max_result_window} is smaller (every page asks for {@code size} hits, and search_after does not lift
+     * that limit).
+     */
+    private int pageSize(FieldCapabilitiesResponse caps) {
+        return ResultWindow.smallest(projectResolver.getProjectMetadata(clusterService.state()), caps.getIndices(), PAGE_SIZE).size();
     }
 
     @Override
@@ -98,6 +110,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private long[] currentGroup;
         private BitSet hasCurrentGroup;
         private volatile BytesReference pitId;
+        private int pageSize = PAGE_SIZE;
 
         Job(CancellableTask task, DuplicatesRequest request, ActionListener<DuplicatesResponse> listener) {
             this.task = task;
@@ -133,6 +146,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (request.writeGroupId() != null) {
                 FingerprintMappings.checkGroupField(caps, request.writeGroupId());
             }
+            pageSize = pageSize(caps);
             OpenPointInTimeRequest open = new OpenPointInTimeRequest(request.indices()).indicesOptions(request.indicesOptions())
                 .keepAlive(KEEP_ALIVE);
             client.execute(TransportOpenPointInTimeAction.TYPE, open, step((OpenPointInTimeResponse r) -> {
@@ -148,7 +162,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 // scores are irrelevant for the report: the query only selects documents
                 filter.filter(request.query());
             }
-            SearchSourceBuilder source = new SearchSourceBuilder().query(filter).size(PAGE_SIZE).fetchSource(false)
+            SearchSourceBuilder source = new SearchSourceBuilder().query(filter).size(pageSize).fetchSource(false)
                 .docValueField(hashPath).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
                 .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(KEEP_ALIVE));
             if (request.writeGroupId() != null) {
@@ -182,7 +196,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     rememberCurrentGroup(doc, hit.field(request.writeGroupId()));
                 }
             }
-            if (hits.length == PAGE_SIZE) {
+            if (hits.length == pageSize) {
                 readPage(hits[hits.length - 1].getSortValues());
             } else {
                 readNanos = System.nanoTime();
