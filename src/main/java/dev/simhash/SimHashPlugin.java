@@ -13,7 +13,10 @@ import dev.simhash.query.SimHashQueryBuilder;
 import dev.simhash.script.SimHashScriptEngine;
 
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.util.SetOnce;
 import org.elasticsearch.cluster.node.DiscoveryNodes;
+import org.elasticsearch.cluster.project.ProjectResolver;
+import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
@@ -39,6 +42,15 @@ import java.util.function.Supplier;
 
 /** Entry point of the simhash plugin: wires the components into Elasticsearch and holds no logic. */
 public final class SimHashPlugin extends Plugin implements ActionPlugin, AnalysisPlugin, IngestPlugin, SearchPlugin, ScriptPlugin {
+
+    // the fold reads index settings (index.max_result_window) from the cluster state when a request runs
+    private final SetOnce<ClusterService> clusterService = new SetOnce<>();
+
+    @Override
+    public Collection<?> createComponents(PluginServices services) {
+        clusterService.set(services.clusterService());
+        return List.of();
+    }
 
     @Override
     public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
@@ -80,6 +92,8 @@ public final class SimHashPlugin extends Plugin implements ActionPlugin, Analysi
     @Override
     public Collection<RestHandler> getRestHandlers(RestHandlersServices services, Supplier<DiscoveryNodes> nodesInCluster,
                                                    Predicate<NodeFeature> clusterSupportsFeature) {
-        return List.of(new RestFoldAction(clusterSupportsFeature), new RestDuplicatesAction());
+        ProjectResolver projects = services.projectResolver();
+        return List.of(new RestFoldAction(clusterSupportsFeature, () -> projects.getProjectMetadata(clusterService.get().state())),
+            new RestDuplicatesAction());
     }
 }

@@ -62,7 +62,7 @@ final class FingerprintMappings {
             }
             if (!"long".equals(e.getKey()) || !e.getValue().isAggregatable()) {
                 throw new IllegalArgumentException("[field] [" + hashPath + "] must be mapped as [long] with doc values, found ["
-                    + e.getKey() + ("long".equals(e.getKey()) ? " without doc values" : "") + "]" + where(e.getValue())
+                    + e.getKey() + ("long".equals(e.getKey()) ? " without doc values" : "") + "]" + where(e.getValue(), caps)
                     + "; declare the fingerprint mapping described in the README");
             }
         }
@@ -83,13 +83,15 @@ final class FingerprintMappings {
             FieldCapabilities fc = e.getValue();
             if (!"keyword".equals(e.getKey()) || !fc.isAggregatable()) {
                 throw new IllegalArgumentException("[write_group_id] field [" + name + "] must be mapped as [keyword] with doc values in "
-                    + "every target index (collapse needs it), found [" + e.getKey() + "]" + where(fc));
+                    + "every target index (collapse needs it), found [" + e.getKey() + "]" + where(fc, caps));
             }
         }
     }
 
-    private static String where(FieldCapabilities fc) {
-        return fc.indices() == null ? "" : " in " + new TreeSet<>(List.of(fc.indices()));
+    private static String where(FieldCapabilities fc, FieldCapabilitiesResponse caps) {
+        // no indices on the entry: the field has this type in every index the request resolved
+        String[] indices = fc.indices() != null ? fc.indices() : caps.getIndices();
+        return indices == null || indices.length == 0 ? "" : " in " + new TreeSet<>(List.of(indices));
     }
 
     /**

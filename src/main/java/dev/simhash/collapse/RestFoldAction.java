@@ -4,13 +4,16 @@ import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.SimHash;
 
 import org.apache.lucene.search.TotalHits;
+import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesResponse;
 import org.elasticsearch.action.fieldcaps.TransportFieldCapabilitiesAction;
+import org.elasticsearch.action.search.SearchContextId;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.search.TransportSearchAction;
 import org.elasticsearch.action.support.ContextPreservingActionListener;
 import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.cluster.metadata.ProjectMetadata;
 import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.rest.BaseRestHandler;
@@ -24,6 +27,7 @@ import org.elasticsearch.rest.action.RestCancellableNodeClient;
 import org.elasticsearch.rest.action.search.RestSearchAction;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.SearchHits;
+import org.elasticsearch.search.builder.PointInTimeBuilder;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.search.fetch.subphase.FieldAndFormat;
 import org.elasticsearch.xcontent.XContentBuilder;
@@ -31,8 +35,10 @@ import org.elasticsearch.xcontent.XContentBuilder;
 import java.io.IOException;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import static org.elasticsearch.rest.RestRequest.Method.GET;
 import static org.elasticsearch.rest.RestRequest.Method.POST;
@@ -54,19 +60,41 @@ public final class RestFoldAction extends BaseRestHandler {
     private static final String ENDPOINT = "[_simhash/fold]";
 
     private final Predicate<NodeFeature> clusterSupportsFeature;
+    private final Supplier<ProjectMetadata> project;
 
-    public RestFoldAction(Predicate<NodeFeature> clusterSupportsFeature) {
+    /**
+     * @param project the metadata of the caller's project, read when a request runs (for the indices'
+     *                {@code index.max_result_window})
+     */
+    public RestFoldAction(Predicate<NodeFeature> clusterSupportsFeature, Supplier<ProjectMetadata> project) {
         this.clusterSupportsFeature = clusterSupportsFeature;
+        this.project = project;
     }
 
-    /** The fold parameters, validated. */
-    record FoldParams(String field, int maxDistance, int window, int members) {
+    /** The fold parameters, validated; {@code windowGiven} tells an explicit {@code window} from the default. */
+    record FoldParams(String field, int maxDistance, int window, boolean windowGiven, int members) {
         static FoldParams from(RestRequest request) {
             String field = Params.required("field", request.param("field"), "the fingerprint object to fold on, e.g. [simhash]");
             int maxDistance = Params.intParam("max_distance", request.param("max_distance"), DEFAULT_MAX_DISTANCE, 0, SimHash.BITS);
             int window = Params.intParam("window", request.param("window"), DEFAULT_WINDOW, 1, MAX_WINDOW);
             int members = Params.intParam("members", request.param("members"), DEFAULT_MEMBERS, 0, MAX_MEMBERS);
-            return new FoldParams(field, maxDistance, window, members);
+            return new FoldParams(field, maxDistance, window, request.hasParam("window"), members);
+        }
+
+        /**
+         * The window the inner search can serve, given the smallest {@code index.max_result_window} of its indices: the
+         * default shrinks to it; an explicit window above it is the caller's error, as {@code from + size} is in _search.
+         */
+        FoldParams fitTo(ResultWindow limit) {
+            if (window <= limit.size()) {
+                return this;
+            }
+            if (windowGiven) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "[window] must be at most [%d], the "
+                    + "[index.max_result_window] of index [%s], got [%d]: the fold searches the first [window] hits; lower [window] "
+                    + "or raise the index setting", limit.size(), limit.index(), window));
+            }
+            return new FoldParams(field, maxDistance, limit.size(), false, members);
         }
     }
 
@@ -98,34 +126,70 @@ public final class RestFoldAction extends BaseRestHandler {
             search, request, parser, clusterSupportsFeature, size -> search.source().size(size)));
         SearchSourceBuilder source = search.source();
         rejectUnsupported(search, source);
+        ActionRequestValidationException invalid = search.validate();
+        if (invalid != null) {
+            // e.g. indices together with a point in time: report it before checking mappings of the wrong indices
+            throw invalid;
+        }
         int from = Math.max(source.from(), 0);
         int size = source.size() < 0 ? DEFAULT_SIZE : source.size();
         String hashPath = FingerprintFields.hashPath(fold.field());
         boolean hashRequested = requested(source, hashPath);
-        source.from(0).size(fold.window());
+        source.from(0);
         if (!hashRequested) {
             source.docValueField(hashPath);
         }
+        String[] targets = targetIndices(search);
         long startNanos = System.nanoTime();
         return channel -> {
             RestCancellableNodeClient cancellable = new RestCancellableNodeClient(client, request.getHttpChannel());
+            if (targets == null) {
+                // a point in time whose id cannot be read here: the search itself reports what is wrong with it
+                search(channel, cancellable, search, fold, from, size, hashPath, hashRequested, startNanos);
+                return;
+            }
             // the search is sent from the field-caps callback: restore the caller's context there, so it runs as the caller
             cancellable.execute(TransportFieldCapabilitiesAction.TYPE,
-                FingerprintMappings.request(search.indices(), search.indicesOptions(), fold.field()),
+                FingerprintMappings.request(targets, search.indicesOptions(), fold.field()),
                 ContextPreservingActionListener.wrapPreservingContext(new RestActionListener<FieldCapabilitiesResponse>(channel) {
                     @Override
                     protected void processResponse(FieldCapabilitiesResponse caps) {
                         FingerprintMappings.checkFingerprint(caps, fold.field());
-                        cancellable.execute(TransportSearchAction.TYPE, search, new RestActionListener<>(channel) {
-                            @Override
-                            protected void processResponse(SearchResponse response) throws IOException {
-                                channel.sendResponse(new RestResponse(RestStatus.OK,
-                                    render(channel, response, fold, from, size, hashPath, hashRequested, startNanos)));
-                            }
-                        });
+                        FoldParams fitted = fold.fitTo(ResultWindow.smallest(project.get(), caps.getIndices(), fold.window()));
+                        search(channel, cancellable, search, fitted, from, size, hashPath, hashRequested, startNanos);
                     }
                 }, client.threadPool().getThreadContext()));
         };
+    }
+
+    /**
+     * The indices the search reads, for the mapping check: with a point in time its own indices (decoded from its id;
+     * the request names none, and checking every index of the cluster would reject a fold because of unrelated
+     * indices), otherwise the request's. Null when a point-in-time id cannot be decoded.
+     */
+    static String[] targetIndices(SearchRequest search) {
+        PointInTimeBuilder pit = search.pointInTimeBuilder();
+        if (pit == null) {
+            return search.indices();
+        }
+        try {
+            String[] indices = SearchContextId.decodeIndices(pit.getEncodedId());
+            return indices.length == 0 ? null : indices;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static void search(RestChannel channel, RestCancellableNodeClient client, SearchRequest search, FoldParams fold, int from,
+                               int size, String hashPath, boolean hashRequested, long startNanos) {
+        search.source().size(fold.window());
+        client.execute(TransportSearchAction.TYPE, search, new RestActionListener<>(channel) {
+            @Override
+            protected void processResponse(SearchResponse response) throws IOException {
+                channel.sendResponse(new RestResponse(RestStatus.OK,
+                    render(channel, response, fold, from, size, hashPath, hashRequested, startNanos)));
+            }
+        });
     }
 
     private static void rejectUnsupported(SearchRequest search, SearchSourceBuilder source) {
