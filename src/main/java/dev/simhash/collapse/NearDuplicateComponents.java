@@ -4,6 +4,7 @@ import dev.simhash.core.BlockProbes;
 import dev.simhash.core.SimHash;
 
 import java.util.Arrays;
+import java.util.function.LongConsumer;
 
 /**
  * Connected components of the "within {@code maxDistance} bits" graph over a set of fingerprints
@@ -40,10 +41,23 @@ public final class NearDuplicateComponents {
      * @param cancellationCheck called regularly; throws to abort (e.g. when the task was cancelled)
      */
     public static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck) {
-        return find(hashes, maxDistance, cancellationCheck, CHECK_EVERY);
+        return find(hashes, maxDistance, cancellationCheck, g -> {}, CHECK_EVERY);
+    }
+
+    /**
+     * Like {@link #find(long[], int, Runnable)}, and reports the number of groups (components of two or more documents)
+     * found so far to {@code groupsProgress} at every cancellation check, for a task's status.
+     */
+    public static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck, LongConsumer groupsProgress) {
+        return find(hashes, maxDistance, cancellationCheck, groupsProgress, CHECK_EVERY);
     }
 
     static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck, long checkEvery) {
+        return find(hashes, maxDistance, cancellationCheck, g -> {}, checkEvery);
+    }
+
+    static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck, LongConsumer groupsProgress,
+                                        long checkEvery) {
         BlockProbes.checkMaxDistance(maxDistance);
         int n = hashes.length;
 
@@ -64,10 +78,21 @@ public final class NearDuplicateComponents {
             nodeOfDoc[order[i]] = m - 1;
         }
         long[] nodes = Arrays.copyOf(sorted, m);
+        // not needed any more: let a large report's peak heap shrink before the union-find arrays are allocated
+        sorted = null;
+        order = null;
         cancellationCheck.run();
 
         // 2. union-find over the nodes, edges from block buckets
         Linker linker = new Linker(m, maxDistance, cancellationCheck, checkEvery);
+        // documents per node, for the running count of groups (a node of identical fingerprints is already a group)
+        int[] docsOfNode = new int[m];
+        for (int i = 0; i < n; i++) {
+            docsOfNode[nodeOfDoc[i]]++;
+        }
+        linker.uf.trackGroups(docsOfNode);
+        linker.progress = () -> groupsProgress.accept(linker.uf.groups);
+        groupsProgress.accept(linker.uf.groups);
         int[] masks = BlockProbes.within(0, BlockProbes.perBlockRadius(maxDistance));
         int[] bucketStart = new int[BUCKETS + 1];
         for (int j = 0; j < SimHash.BLOCKS; j++) {
@@ -106,6 +131,7 @@ public final class NearDuplicateComponents {
         }
         cancellationCheck.run();
         UnionFind uf = linker.uf;
+        groupsProgress.accept(uf.groups);
         long comparisons = linker.comparisons;
 
         // 3. dense component ids (in order of their smallest fingerprint), sizes in documents
@@ -205,6 +231,7 @@ public final class NearDuplicateComponents {
         long comparisons;
         final long checkEvery;
         long nextCheck;
+        Runnable progress = () -> {};
 
         Linker(int nodes, int maxDistance, Runnable cancellationCheck, long checkEvery) {
             this.checkEvery = checkEvery;
@@ -245,6 +272,7 @@ public final class NearDuplicateComponents {
             // by work done, not by bucket: one crowded bucket (e.g. many fingerprints sharing a block) can be most of the work
             if (comparisons >= nextCheck) {
                 cancellationCheck.run();
+                progress.run();
                 nextCheck = comparisons + checkEvery;
             }
         }
@@ -254,6 +282,19 @@ public final class NearDuplicateComponents {
     private static final class UnionFind {
         private final int[] parent;
         private final int[] size;
+        // documents under each root and the number of roots with two or more documents; null: not tracked
+        private int[] docs;
+        long groups;
+
+        void trackGroups(int[] docsOfNode) {
+            docs = docsOfNode;
+            groups = 0;
+            for (int d : docsOfNode) {
+                if (d > 1) {
+                    groups++;
+                }
+            }
+        }
 
         UnionFind(int n) {
             parent = new int[n];
@@ -285,6 +326,10 @@ public final class NearDuplicateComponents {
             }
             parent[rb] = ra;
             size[ra] += size[rb];
+            if (docs != null) {
+                groups += 1 - (docs[ra] > 1 ? 1 : 0) - (docs[rb] > 1 ? 1 : 0);
+                docs[ra] += docs[rb];
+            }
         }
     }
 }

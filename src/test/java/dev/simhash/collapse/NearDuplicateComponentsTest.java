@@ -67,14 +67,19 @@ class NearDuplicateComponentsTest {
         for (int round = 0; round < 3; round++) {
             for (int r : radii) {
                 long[] hashes = FingerprintSets.planted(random, 1500, 40, Math.max(1, r + 2));
-                NearDuplicateComponents c = NearDuplicateComponents.find(hashes, r, NEVER);
+                long[] lastProgress = { -1 };
+                NearDuplicateComponents c = NearDuplicateComponents.find(hashes, r, NEVER, g -> lastProgress[0] = g);
                 int[] expected = bruteForce(hashes, r);
                 assertArrayEquals(expected, canonical(c), "r=" + r + " round=" + round);
+                int groups = 0;
                 for (int k = 0; k < c.componentCount(); k++) {
                     if (c.componentSize(k) > 1) {
                         multiMemberComponents++;
+                        groups++;
                     }
                 }
+                // the running count of groups for the task status ends at the number of groups
+                assertEquals(groups, lastProgress[0], "r=" + r);
                 checkSizesAndMinHash(hashes, c);
             }
         }
