@@ -26,11 +26,16 @@ import org.elasticsearch.action.update.UpdateRequest;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.client.internal.ParentTaskAssigningClient;
 import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.cluster.metadata.ProjectMetadata;
+import org.elasticsearch.cluster.project.ProjectResolver;
 import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.common.document.DocumentField;
+import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.core.CheckedConsumer;
 import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.index.IndexSettings;
 import org.elasticsearch.index.query.BoolQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilders;
 import org.elasticsearch.injection.guice.Inject;
@@ -62,7 +67,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class TransportDuplicatesAction extends HandledTransportAction<DuplicatesRequest, DuplicatesResponse> {
 
-    /** Documents per search page (the default index.max_result_window, so no index setting can refuse it). */
+    /** Documents per search page at most: lowered to the smallest {@code index.max_result_window} of the target indices. */
     static final int PAGE_SIZE = 10_000;
     /** Updates per bulk request when writing group ids. */
     static final int BULK_SIZE = 1_000;
@@ -77,14 +82,16 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
     private final NodeClient client;
     private final ClusterService clusterService;
     private final ThreadPool threadPool;
+    private final ProjectResolver projectResolver;
 
     @Inject
     public TransportDuplicatesAction(TransportService transportService, ActionFilters actionFilters, NodeClient client,
-                                     ClusterService clusterService, ThreadPool threadPool) {
+                                     ClusterService clusterService, ThreadPool threadPool, ProjectResolver projectResolver) {
         super(DuplicatesAction.NAME, transportService, actionFilters, DuplicatesRequest::new, threadPool.generic());
         this.client = client;
         this.clusterService = clusterService;
         this.threadPool = threadPool;
+        this.projectResolver = projectResolver;
     }
 
     @Override
@@ -141,6 +148,9 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private long[] currentGroup;
         private BitSet hasCurrentGroup;
         private volatile BytesReference pitId;
+        // page size and terms per query within every target index's limits
+        private int pageSize = PAGE_SIZE;
+        private int memberTerms = MEMBER_TERMS;
 
         Job(DuplicatesTask task, DuplicatesRequest request, ActionListener<DuplicatesResponse> listener) {
             this.task = task;
@@ -190,6 +200,14 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (request.writeGroupId() != null) {
                 FingerprintMappings.checkGroupField(caps, request.writeGroupId());
             }
+            ProjectMetadata project = projectResolver.getProjectMetadata(clusterService.state());
+            for (String index : caps.getIndices()) {
+                IndexMetadata metadata = project.index(index);
+                if (metadata != null) {
+                    pageSize = Math.min(pageSize, IndexSettings.MAX_RESULT_WINDOW_SETTING.get(metadata.getSettings()));
+                    memberTerms = Math.min(memberTerms, IndexSettings.MAX_TERMS_COUNT_SETTING.get(metadata.getSettings()));
+                }
+            }
             OpenPointInTimeRequest open = new OpenPointInTimeRequest(request.indices()).indicesOptions(request.indicesOptions())
                 .keepAlive(KEEP_ALIVE);
             client.execute(TransportOpenPointInTimeAction.TYPE, open, step((OpenPointInTimeResponse r) -> {
@@ -211,7 +229,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         }
 
         private SearchSourceBuilder scan(BoolQueryBuilder query, Object[] searchAfter) {
-            SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(PAGE_SIZE).fetchSource(false)
+            SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(pageSize).fetchSource(false)
                 .docValueField(hashPath).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
                 .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(KEEP_ALIVE));
             if (searchAfter != null) {
@@ -291,7 +309,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 }
             }
             task.addDocsRead(read);
-            if (hits.length == PAGE_SIZE) {
+            if (hits.length == pageSize) {
                 readPage(slice, hits[hits.length - 1].getSortValues());
             } else if (slicesRunning.decrementAndGet() == 0) {
                 readNanos = System.nanoTime();
@@ -345,8 +363,11 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             task.ensureNotCancelled();
             task.phase(DuplicatesStatus.Phase.GROUP);
             long[] hashes = hashes();
+            // sequential reading is 0.1's way throughout, for comparisons: grouping in one thread too
+            int parallelism = request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL ? 1
+                : EsExecutors.allocatedProcessors(clusterService.getSettings());
             NearDuplicateComponents components = NearDuplicateComponents.find(hashes, request.maxDistance(), task::ensureNotCancelled,
-                task::groupsFound);
+                task::groupsFound, threadPool.generic(), parallelism);
             if (idsWhileReading) {
                 DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(),
                     request.maxMembers());
@@ -426,7 +447,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     done();
                     return;
                 }
-                int to = Math.min(memberHashes.length, from + MEMBER_TERMS);
+                int to = Math.min(memberHashes.length, from + memberTerms);
                 List<Long> terms = new ArrayList<>(to - from);
                 for (int i = from; i < to; i++) {
                     terms.add(memberHashes[i]);
@@ -444,7 +465,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                                 members.get(pageOfHash[k]).add(new DuplicateGroups.Member(hit.getIndex(), hit.getId()));
                             }
                         }
-                        if (hits.length == PAGE_SIZE) {
+                        if (hits.length == pageSize) {
                             batch(from, hits[hits.length - 1].getSortValues());
                         } else {
                             batch(to, null);

@@ -115,6 +115,22 @@ class DuplicatesAsyncIT {
     }
 
     @Test
+    void worksWithASmallMaxResultWindow() {
+        String small = "dup-async-window";
+        corpus.load(rest, small, 2, null);
+        rest.ok("PUT", "/" + small + "/_settings", "{\"index\": {\"max_result_window\": 20, \"max_terms_count\": 7}}");
+        String body = "{\"field\": \"simhash\", \"max_distance\": 5, \"size\": 1000, \"max_members\": 10000";
+        Map<String, Object> expected = comparable(rest.post("/" + INDEX + "/_simhash/duplicates", body + "}").json());
+        for (String read : List.of("sliced", "sequential")) {
+            Rest.Answer a = rest.post("/" + small + "/_simhash/duplicates", body + ", \"read\": \"" + read + "\"}");
+            assertEquals(200, a.status(), a.toString());
+            // the same documents under another index name
+            assertEquals(toJson(expected).replace("\"" + INDEX + "\"", "\"" + small + "\""), toJson(comparable(a.json())), read);
+        }
+        rest.delete("/" + small);
+    }
+
+    @Test
     void slicedReadingEqualsSequentialReading() {
         for (int r : new int[] { 0, 3, 7, 11 }) {
             String body = "{\"field\": \"simhash\", \"max_distance\": " + r + ", \"size\": 1000, \"max_members\": 10000";
