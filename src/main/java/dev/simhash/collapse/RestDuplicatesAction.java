@@ -26,7 +26,8 @@ import static org.elasticsearch.rest.RestRequest.Method.POST;
 
 /**
  * {@code POST /{index}/_simhash/duplicates}: the whole-index near-duplicate report. Runs the
- * transport action as a task that is cancelled when the HTTP client disconnects.
+ * transport action as a task that is cancelled when the HTTP client disconnects, or, with
+ * {@code wait_for_completion=false}, in the background with its result stored as a task result.
  */
 public final class RestDuplicatesAction extends BaseRestHandler {
 
