@@ -5,6 +5,7 @@ import dev.simhash.analysis.SimHashTokenFilterFactory;
 import dev.simhash.analysis.SmartcnStopFilterFactory;
 import dev.simhash.analysis.SmartcnTokenizerFactory;
 import dev.simhash.collapse.DuplicatesAction;
+import dev.simhash.collapse.DuplicatesStatus;
 import dev.simhash.collapse.RestDuplicatesAction;
 import dev.simhash.collapse.RestFoldAction;
 import dev.simhash.collapse.TransportDuplicatesAction;
@@ -17,6 +18,7 @@ import org.apache.lucene.util.SetOnce;
 import org.elasticsearch.cluster.node.DiscoveryNodes;
 import org.elasticsearch.cluster.project.ProjectResolver;
 import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
@@ -33,6 +35,7 @@ import org.elasticsearch.plugins.SearchPlugin;
 import org.elasticsearch.rest.RestHandler;
 import org.elasticsearch.script.ScriptContext;
 import org.elasticsearch.script.ScriptEngine;
+import org.elasticsearch.tasks.Task;
 
 import java.util.Collection;
 import java.util.List;
@@ -87,6 +90,12 @@ public final class SimHashPlugin extends Plugin implements ActionPlugin, Analysi
     @Override
     public Collection<ActionHandler> getActions() {
         return List.of(new ActionHandler(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class));
+    }
+
+    @Override
+    public List<NamedWriteableRegistry.Entry> getNamedWriteables() {
+        // the report's task status, read back by _tasks from other nodes and from the .tasks index
+        return List.of(new NamedWriteableRegistry.Entry(Task.Status.class, DuplicatesStatus.NAME, DuplicatesStatus::new));
     }
 
     @Override

@@ -33,11 +33,24 @@ public final class DuplicateGroups {
         return SimHash.toHex(components.componentMinHash(c));
     }
 
-    /** Groups {@code [from, from + size)} in report order, each listing at most {@code maxMembers} members. */
-    public static Page page(FingerprintTable table, NearDuplicateComponents components, int from, int size, int maxMembers) {
-        if (table.size() != components.size()) {
-            throw new IllegalArgumentException("table and components differ in size: " + table.size() + " vs " + components.size());
+    /**
+     * The groups of a report page, before their members are known: the totals and the component ids of groups
+     * {@code [from, from + size)} in report order.
+     */
+    public record Selection(int totalDocs, int groupsTotal, long duplicatesTotal, int[] components) {
+        /** The position in the page of each component, -1 for components not on the page. */
+        public int[] pagePositions(int componentCount) {
+            int[] position = new int[componentCount];
+            Arrays.fill(position, -1);
+            for (int p = 0; p < components.length; p++) {
+                position[components[p]] = p;
+            }
+            return position;
         }
+    }
+
+    /** Selects groups {@code [from, from + size)} in report order: largest first, then by group id. */
+    public static Selection select(NearDuplicateComponents components, int from, int size) {
         int groupCount = 0;
         long duplicates = 0;
         for (int c = 0; c < components.componentCount(); c++) {
@@ -58,14 +71,41 @@ public final class DuplicateGroups {
             .thenComparing((a, b) -> Long.compareUnsigned(components.componentMinHash(a), components.componentMinHash(b))));
         int start = (int) Math.min(from, groupCount);
         int end = (int) Math.min((long) from + size, groupCount);
-        int[] pagePosition = new int[components.componentCount()];
-        Arrays.fill(pagePosition, -1);
-        List<List<Member>> members = new ArrayList<>();
+        int[] page = new int[end - start];
         for (int p = start; p < end; p++) {
-            pagePosition[groups[p]] = p - start;
+            page[p - start] = groups[p];
+        }
+        return new Selection(components.size(), groupCount, duplicates, page);
+    }
+
+    /**
+     * The page of {@code selection} with the given members of each of its groups (in any order): sorted by {@code _id},
+     * then {@code _index}, at most {@code maxMembers} listed per group.
+     */
+    public static Page page(Selection selection, NearDuplicateComponents components, List<List<Member>> members, int maxMembers) {
+        List<Group> out = new ArrayList<>(selection.components().length);
+        for (int p = 0; p < selection.components().length; p++) {
+            int c = selection.components()[p];
+            List<Member> list = new ArrayList<>(members.get(p));
+            list.sort(MEMBER_ORDER);
+            out.add(new Group(groupId(components, c), components.componentSize(c),
+                List.copyOf(list.subList(0, Math.min(maxMembers, list.size())))));
+        }
+        return new Page(selection.totalDocs(), selection.groupsTotal(), selection.duplicatesTotal(), out);
+    }
+
+    /** Groups {@code [from, from + size)} in report order, each listing at most {@code maxMembers} members. */
+    public static Page page(FingerprintTable table, NearDuplicateComponents components, int from, int size, int maxMembers) {
+        if (table.size() != components.size()) {
+            throw new IllegalArgumentException("table and components differ in size: " + table.size() + " vs " + components.size());
+        }
+        Selection selection = select(components, from, size);
+        int[] pagePosition = selection.pagePositions(components.componentCount());
+        List<List<Member>> members = new ArrayList<>();
+        for (int p = 0; p < selection.components().length; p++) {
             members.add(new ArrayList<>());
         }
-        if (maxMembers > 0 && end > start) {
+        if (maxMembers > 0 && selection.components().length > 0) {
             for (int doc = 0; doc < table.size(); doc++) {
                 int p = pagePosition[components.componentOf(doc)];
                 if (p >= 0) {
@@ -73,14 +113,6 @@ public final class DuplicateGroups {
                 }
             }
         }
-        List<Group> out = new ArrayList<>(end - start);
-        for (int p = start; p < end; p++) {
-            int c = groups[p];
-            List<Member> list = members.get(p - start);
-            list.sort(MEMBER_ORDER);
-            out.add(new Group(groupId(components, c), components.componentSize(c),
-                List.copyOf(list.subList(0, Math.min(maxMembers, list.size())))));
-        }
-        return new Page(table.size(), groupCount, duplicates, out);
+        return page(selection, components, members, maxMembers);
     }
 }

@@ -11,7 +11,6 @@ import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.index.query.AbstractQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilder;
-import org.elasticsearch.tasks.CancellableTask;
 import org.elasticsearch.tasks.Task;
 import org.elasticsearch.tasks.TaskId;
 import org.elasticsearch.xcontent.XContentParser;
@@ -44,7 +43,22 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     public static final int DEFAULT_MAX_MEMBERS = 100;
     public static final int MAX_MAX_MEMBERS = 10_000;
 
-    static final List<String> PARAMETERS = List.of("field", "max_distance", "query", "from", "size", "max_members", "write_group_id");
+    static final List<String> PARAMETERS = List.of("field", "max_distance", "query", "from", "size", "max_members", "write_group_id",
+        "read");
+
+    /** How fingerprints are read: sliced point-in-time searches in parallel (the default) or page by page (0.1's way). */
+    public enum ReadMode {
+        SLICED, SEQUENTIAL;
+
+        static ReadMode parse(String value) {
+            for (ReadMode m : values()) {
+                if (m.name().toLowerCase(Locale.ROOT).equals(value)) {
+                    return m;
+                }
+            }
+            throw new IllegalArgumentException("[read] must be one of [sliced, sequential], got [" + SimHash.abbreviate(value) + "]");
+        }
+    }
 
     private String[] indices;
     private IndicesOptions indicesOptions = SearchRequest.DEFAULT_INDICES_OPTIONS;
@@ -55,6 +69,9 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     private int size = DEFAULT_SIZE;
     private int maxMembers = DEFAULT_MAX_MEMBERS;
     private String writeGroupId;
+    private ReadMode readMode = ReadMode.SLICED;
+    // local only (wait_for_completion=false): the task manager stores the result in the .tasks index
+    private boolean shouldStoreResult;
 
     public DuplicatesRequest(String... indices) {
         this.indices = Objects.requireNonNull(indices);
@@ -71,6 +88,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         size = in.readVInt();
         maxMembers = in.readVInt();
         writeGroupId = in.readOptionalString();
+        readMode = in.readEnum(ReadMode.class);
     }
 
     @Override
@@ -85,6 +103,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         out.writeVInt(size);
         out.writeVInt(maxMembers);
         out.writeOptionalString(writeGroupId);
+        out.writeEnum(readMode);
     }
 
     /**
@@ -121,6 +140,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
                 case "size" -> request.size(integer(parser, name));
                 case "max_members" -> request.maxMembers(integer(parser, name));
                 case "write_group_id" -> request.writeGroupId(text(parser, name));
+                case "read" -> request.readMode(ReadMode.parse(text(parser, name)));
                 default -> throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "[%s] is not a parameter of [_simhash/duplicates], expected one of %s", SimHash.abbreviate(name), PARAMETERS));
             }
@@ -204,6 +224,26 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         return this;
     }
 
+    public DuplicatesRequest readMode(ReadMode readMode) {
+        this.readMode = Objects.requireNonNull(readMode);
+        return this;
+    }
+
+    public ReadMode readMode() {
+        return readMode;
+    }
+
+    /** Whether the task manager stores the finished report (or its error) as a task result: {@code wait_for_completion=false}. */
+    public DuplicatesRequest shouldStoreResult(boolean store) {
+        this.shouldStoreResult = store;
+        return this;
+    }
+
+    @Override
+    public boolean getShouldStoreResult() {
+        return shouldStoreResult;
+    }
+
     public DuplicatesRequest indicesOptions(IndicesOptions indicesOptions) {
         this.indicesOptions = Objects.requireNonNull(indicesOptions);
         return this;
@@ -267,7 +307,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
 
     @Override
     public Task createTask(long id, String type, String action, TaskId parentTaskId, Map<String, String> headers) {
-        return new CancellableTask(id, type, action, getDescription(), parentTaskId, headers);
+        return new DuplicatesTask(id, type, action, getDescription(), parentTaskId, headers);
     }
 
     @Override

@@ -12,8 +12,8 @@ import java.util.List;
 /** The near-duplicate report: totals, one page of groups, and how many group ids were written. */
 public final class DuplicatesResponse extends ActionResponse implements ToXContentObject {
 
-    /** Milliseconds spent reading fingerprints, grouping them, and writing group ids. */
-    public record Phases(long readMillis, long groupMillis, long writeMillis) {}
+    /** Milliseconds spent reading fingerprints, grouping them, fetching the listed members' ids, and writing group ids. */
+    public record Phases(long readMillis, long groupMillis, long membersMillis, long writeMillis) {}
 
     private final String field;
     private final int maxDistance;
@@ -38,7 +38,7 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         field = in.readString();
         maxDistance = in.readVInt();
         tookMillis = in.readVLong();
-        phases = new Phases(in.readVLong(), in.readVLong(), in.readVLong());
+        phases = new Phases(in.readVLong(), in.readVLong(), in.readVLong(), in.readVLong());
         int totalDocs = in.readVInt();
         int groupsTotal = in.readVInt();
         long duplicatesTotal = in.readVLong();
@@ -56,6 +56,7 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         out.writeVLong(tookMillis);
         out.writeVLong(phases.readMillis());
         out.writeVLong(phases.groupMillis());
+        out.writeVLong(phases.membersMillis());
         out.writeVLong(phases.writeMillis());
         out.writeVInt(page.totalDocs());
         out.writeVInt(page.groupsTotal());
@@ -87,6 +88,7 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         builder.startObject("phases_ms");
         builder.field("read", phases.readMillis());
         builder.field("group", phases.groupMillis());
+        builder.field("members", phases.membersMillis());
         builder.field("write", phases.writeMillis());
         builder.endObject();
         builder.field("field", field);

@@ -3,7 +3,13 @@ package dev.simhash.collapse;
 import dev.simhash.core.BlockProbes;
 import dev.simhash.core.SimHash;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.LongConsumer;
 
 /**
  * Connected components of the "within {@code maxDistance} bits" graph over a set of fingerprints
@@ -40,10 +46,33 @@ public final class NearDuplicateComponents {
      * @param cancellationCheck called regularly; throws to abort (e.g. when the task was cancelled)
      */
     public static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck) {
-        return find(hashes, maxDistance, cancellationCheck, CHECK_EVERY);
+        return find(hashes, maxDistance, cancellationCheck, g -> {}, null, 1, CHECK_EVERY);
+    }
+
+    /**
+     * Like {@link #find(long[], int, Runnable)}, and reports the number of groups (components of two or more documents)
+     * found so far to {@code groupsProgress} at every cancellation check, for a task's status.
+     */
+    public static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck, LongConsumer groupsProgress) {
+        return find(hashes, maxDistance, cancellationCheck, groupsProgress, null, 1, CHECK_EVERY);
+    }
+
+    /**
+     * Like {@link #find(long[], int, Runnable, LongConsumer)}, comparing the four block tables in up to
+     * {@code parallelism} threads (the caller's and {@code parallelism - 1} tasks on {@code executor}); each extra thread
+     * costs 20 bytes per distinct fingerprint. The result is the same for every parallelism.
+     */
+    public static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck, LongConsumer groupsProgress,
+                                               Executor executor, int parallelism) {
+        return find(hashes, maxDistance, cancellationCheck, groupsProgress, executor, parallelism, CHECK_EVERY);
     }
 
     static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck, long checkEvery) {
+        return find(hashes, maxDistance, cancellationCheck, g -> {}, null, 1, checkEvery);
+    }
+
+    static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck, LongConsumer groupsProgress,
+                                        Executor executor, int parallelism, long checkEvery) {
         BlockProbes.checkMaxDistance(maxDistance);
         int n = hashes.length;
 
@@ -64,13 +93,93 @@ public final class NearDuplicateComponents {
             nodeOfDoc[order[i]] = m - 1;
         }
         long[] nodes = Arrays.copyOf(sorted, m);
+        // not needed any more: let a large report's peak heap shrink before the union-find arrays are allocated
+        sorted = null;
+        order = null;
         cancellationCheck.run();
 
-        // 2. union-find over the nodes, edges from block buckets
-        Linker linker = new Linker(m, maxDistance, cancellationCheck, checkEvery);
+        // 2. union-find over the nodes, edges from block buckets. With parallelism p > 1 the four block tables are split
+        // among p threads, each with its own union-find, merged at the end: the components do not depend on the split
+        int threads = executor == null ? 1 : Math.max(1, Math.min(parallelism, SimHash.BLOCKS));
+        Linker[] linkers = new Linker[threads];
+        for (int t = 0; t < threads; t++) {
+            linkers[t] = new Linker(m, maxDistance, cancellationCheck, checkEvery);
+        }
+        Linker linker = linkers[0];
+        // documents per node, for the running count of groups (a node of identical fingerprints is already a group)
+        int[] docsOfNode = new int[m];
+        for (int i = 0; i < n; i++) {
+            docsOfNode[nodeOfDoc[i]]++;
+        }
+        linker.uf.trackGroups(docsOfNode);
+        // while threads run, the count is that of the first thread's union-find: a lower bound
+        linker.progress = () -> groupsProgress.accept(linker.uf.groups);
+        groupsProgress.accept(linker.uf.groups);
         int[] masks = BlockProbes.within(0, BlockProbes.perBlockRadius(maxDistance));
+        List<CompletableFuture<Void>> others = new ArrayList<>();
+        for (int t = 1; t < threads; t++) {
+            int thread = t;
+            others.add(CompletableFuture.runAsync(() -> linkBlocks(linkers[thread], thread, threads, nodes, masks), executor));
+        }
+        try {
+            linkBlocks(linker, 0, threads, nodes, masks);
+        } finally {
+            for (CompletableFuture<Void> f : others) {
+                try {
+                    f.join();
+                } catch (CompletionException e) {
+                    if (e.getCause() instanceof RuntimeException re) {
+                        throw re;
+                    }
+                    throw e;
+                }
+            }
+        }
+        UnionFind uf = linker.uf;
+        long comparisons = linker.comparisons;
+        for (int t = 1; t < threads; t++) {
+            UnionFind other = linkers[t].uf;
+            for (int u = 0; u < m; u++) {
+                int root = other.find(u);
+                if (root != u) {
+                    uf.union(u, root);
+                }
+            }
+            comparisons += linkers[t].comparisons;
+        }
+        cancellationCheck.run();
+        groupsProgress.accept(uf.groups);
+
+        // 3. dense component ids (in order of their smallest fingerprint), sizes in documents
+        int[] componentOfNode = new int[m];
+        int[] idOfRoot = new int[m];
+        Arrays.fill(idOfRoot, -1);
+        long[] minHash = new long[m];
+        int count = 0;
+        for (int u = 0; u < m; u++) {
+            int root = uf.find(u);
+            if (idOfRoot[root] < 0) {
+                minHash[count] = nodes[u];
+                idOfRoot[root] = count++;
+            }
+            componentOfNode[u] = idOfRoot[root];
+        }
+        minHash = Arrays.copyOf(minHash, count);
+        int[] size = new int[count];
+        int[] componentOf = nodeOfDoc; // reused in place: the node numbers are no longer needed
+        for (int i = 0; i < n; i++) {
+            int c = componentOfNode[nodeOfDoc[i]];
+            componentOf[i] = c;
+            size[c]++;
+        }
+        return new NearDuplicateComponents(componentOf, size, minHash, comparisons);
+    }
+
+    /** Links the nodes of block tables {@code first, first + step, ...} with {@code linker}. */
+    private static void linkBlocks(Linker linker, int first, int step, long[] nodes, int[] masks) {
+        int m = nodes.length;
         int[] bucketStart = new int[BUCKETS + 1];
-        for (int j = 0; j < SimHash.BLOCKS; j++) {
+        for (int j = first; j < SimHash.BLOCKS; j += step) {
             // counting sort of the nodes by block j; within a bucket nodes stay in ascending order
             Arrays.fill(bucketStart, 0);
             for (int u = 0; u < m; u++) {
@@ -104,33 +213,6 @@ public final class NearDuplicateComponents {
                 }
             }
         }
-        cancellationCheck.run();
-        UnionFind uf = linker.uf;
-        long comparisons = linker.comparisons;
-
-        // 3. dense component ids (in order of their smallest fingerprint), sizes in documents
-        int[] componentOfNode = new int[m];
-        int[] idOfRoot = new int[m];
-        Arrays.fill(idOfRoot, -1);
-        long[] minHash = new long[m];
-        int count = 0;
-        for (int u = 0; u < m; u++) {
-            int root = uf.find(u);
-            if (idOfRoot[root] < 0) {
-                minHash[count] = nodes[u];
-                idOfRoot[root] = count++;
-            }
-            componentOfNode[u] = idOfRoot[root];
-        }
-        minHash = Arrays.copyOf(minHash, count);
-        int[] size = new int[count];
-        int[] componentOf = nodeOfDoc; // reused in place: the node numbers are no longer needed
-        for (int i = 0; i < n; i++) {
-            int c = componentOfNode[nodeOfDoc[i]];
-            componentOf[i] = c;
-            size[c]++;
-        }
-        return new NearDuplicateComponents(componentOf, size, minHash, comparisons);
     }
 
     /** Sorts {@code keys} as unsigned values, permuting {@code order} alongside: LSD radix sort on 16-bit digits. */
@@ -205,6 +287,7 @@ public final class NearDuplicateComponents {
         long comparisons;
         final long checkEvery;
         long nextCheck;
+        Runnable progress = () -> {};
 
         Linker(int nodes, int maxDistance, Runnable cancellationCheck, long checkEvery) {
             this.checkEvery = checkEvery;
@@ -245,6 +328,7 @@ public final class NearDuplicateComponents {
             // by work done, not by bucket: one crowded bucket (e.g. many fingerprints sharing a block) can be most of the work
             if (comparisons >= nextCheck) {
                 cancellationCheck.run();
+                progress.run();
                 nextCheck = comparisons + checkEvery;
             }
         }
@@ -254,6 +338,19 @@ public final class NearDuplicateComponents {
     private static final class UnionFind {
         private final int[] parent;
         private final int[] size;
+        // documents under each root and the number of roots with two or more documents; null: not tracked
+        private int[] docs;
+        long groups;
+
+        void trackGroups(int[] docsOfNode) {
+            docs = docsOfNode;
+            groups = 0;
+            for (int d : docsOfNode) {
+                if (d > 1) {
+                    groups++;
+                }
+            }
+        }
 
         UnionFind(int n) {
             parent = new int[n];
@@ -285,6 +382,10 @@ public final class NearDuplicateComponents {
             }
             parent[rb] = ra;
             size[ra] += size[rb];
+            if (docs != null) {
+                groups += 1 - (docs[ra] > 1 ? 1 : 0) - (docs[rb] > 1 ? 1 : 0);
+                docs[ra] += docs[rb];
+            }
         }
     }
 }

@@ -26,12 +26,16 @@ import org.elasticsearch.action.update.UpdateRequest;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.client.internal.ParentTaskAssigningClient;
 import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.cluster.metadata.ProjectMetadata;
 import org.elasticsearch.cluster.project.ProjectResolver;
 import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.common.document.DocumentField;
+import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.core.CheckedConsumer;
 import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.index.IndexSettings;
 import org.elasticsearch.index.query.BoolQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilders;
 import org.elasticsearch.injection.guice.Inject;
@@ -39,89 +43,139 @@ import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.PointInTimeBuilder;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.search.sort.SortBuilders;
-import org.elasticsearch.tasks.CancellableTask;
+import org.elasticsearch.search.fetch.StoredFieldsContext;
+import org.elasticsearch.search.slice.SliceBuilder;
 import org.elasticsearch.tasks.Task;
 import org.elasticsearch.threadpool.ThreadPool;
 import org.elasticsearch.transport.TransportService;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Runs the near-duplicate report as a cancellable task: reads every matching fingerprint through a
- * point in time in pages, groups them with {@link NearDuplicateComponents}, and optionally writes
- * each document's group id with bulk updates. Every inner request is a child of the task and runs
- * with the caller's privileges.
+ * Runs the near-duplicate report as a cancellable task with a progress status ({@link DuplicatesTask}): reads every
+ * matching fingerprint through a point in time, in parallel slices (or page by page with {@code "read": "sequential"}),
+ * groups them with {@link NearDuplicateComponents}, fetches the {@code _id}s of the listed groups' members, and
+ * optionally writes each document's group id with bulk updates. Every inner request is a child of the task and runs with
+ * the caller's privileges.
  */
 public final class TransportDuplicatesAction extends HandledTransportAction<DuplicatesRequest, DuplicatesResponse> {
 
-    /** Documents per search page, unless an index's smaller index.max_result_window limits it (see {@link #pageSize}). */
+    /** Documents per search page at most: lowered to the smallest {@code index.max_result_window} of the target indices. */
     static final int PAGE_SIZE = 10_000;
     /** Updates per bulk request when writing group ids. */
     static final int BULK_SIZE = 1_000;
     /** Keep-alive of the point in time between two pages (renewed by every page). */
     static final TimeValue KEEP_ALIVE = TimeValue.timeValueMinutes(1);
+    /** Fingerprints per terms query when fetching the members of the listed groups. */
+    static final int MEMBER_TERMS = 4_096;
+    /** Upper bound of parallel slices, whatever the size of the search thread pool. */
+    static final int MAX_SLICES = 16;
     private static final String ROUTING = "_routing";
 
     private final NodeClient client;
     private final ClusterService clusterService;
-    private final ProjectResolver projectResolver;
     private final ThreadPool threadPool;
+    private final ProjectResolver projectResolver;
 
     @Inject
     public TransportDuplicatesAction(TransportService transportService, ActionFilters actionFilters, NodeClient client,
-                                     ClusterService clusterService, ProjectResolver projectResolver, ThreadPool threadPool) {
+                                     ClusterService clusterService, ThreadPool threadPool, ProjectResolver projectResolver) {
         super(DuplicatesAction.NAME, transportService, actionFilters, DuplicatesRequest::new, threadPool.generic());
         this.client = client;
         this.clusterService = clusterService;
-        this.projectResolver = projectResolver;
         this.threadPool = threadPool;
-    }
-
-    /**
-     * Documents per page for the indices the field caps request resolved: {@link #PAGE_SIZE}, or less when an index's
-     * {@code index.max_result_window} is smaller (every page asks for {@code size} hits, and search_after does not lift
-     * that limit).
-     */
-    private int pageSize(FieldCapabilitiesResponse caps) {
-        return ResultWindow.smallest(projectResolver.getProjectMetadata(clusterService.state()), caps.getIndices(), PAGE_SIZE).size();
+        this.projectResolver = projectResolver;
     }
 
     @Override
     protected void doExecute(Task task, DuplicatesRequest request, ActionListener<DuplicatesResponse> listener) {
-        new Job((CancellableTask) task, request, listener).start();
+        new Job((DuplicatesTask) task, request, listener).start();
+    }
+
+    /** Parallel slices: as many as the node's search thread pool runs at once (bounded), one for sequential reading. */
+    int slices(DuplicatesRequest request) {
+        if (request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL) {
+            return 1;
+        }
+        return Math.max(1, Math.min(MAX_SLICES, threadPool.info(ThreadPool.Names.SEARCH).getMax()));
+    }
+
+    /** A growable array of longs. */
+    private static final class Longs {
+        long[] values = new long[1024];
+        int size;
+
+        void add(long v) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size + (size >> 1));
+            }
+            values[size++] = v;
+        }
     }
 
     /** One report run: a chain of asynchronous steps, each checking for cancellation before it starts. */
     private final class Job {
-        private final CancellableTask task;
+        private final DuplicatesTask task;
         private final DuplicatesRequest request;
         private final ActionListener<DuplicatesResponse> listener;
         private final Client client;
         private final long startNanos = System.nanoTime();
         private long readNanos;
         private long groupNanos;
+        private long membersNanos;
         private final String hashPath;
-        private final FingerprintTable table = new FingerprintTable();
+        /**
+         * Ids are read with the fingerprints only when every document's id is needed (write_group_id) or when reading
+         * sequentially (0.1's way, kept for comparison); otherwise only fingerprints are read, and the ids of the listed
+         * groups' members are fetched after grouping: the scan then loads no stored fields at all.
+         */
+        private final boolean idsWhileReading;
+        private final FingerprintTable table;
+        private final Longs[] sliceHashes;
+        private final int slices;
+        private final AtomicInteger slicesRunning;
+        private final AtomicInteger slicesCounted = new AtomicInteger();
+        private final AtomicLong docsTotal = new AtomicLong();
         private final AtomicBoolean finished = new AtomicBoolean();
         // the group id each document already has (written by an earlier run), so unchanged documents are not rewritten
         private long[] currentGroup;
         private BitSet hasCurrentGroup;
         private volatile BytesReference pitId;
+        // page size and terms per query within every target index's limits
         private int pageSize = PAGE_SIZE;
+        private int memberTerms = MEMBER_TERMS;
 
-        Job(CancellableTask task, DuplicatesRequest request, ActionListener<DuplicatesResponse> listener) {
+        Job(DuplicatesTask task, DuplicatesRequest request, ActionListener<DuplicatesResponse> listener) {
             this.task = task;
             this.request = request;
             this.listener = listener;
             this.client = new ParentTaskAssigningClient(TransportDuplicatesAction.this.client, clusterService.localNode(), task);
             this.hashPath = FingerprintFields.hashPath(request.field());
+            this.slices = slices(request);
+            this.slicesRunning = new AtomicInteger(slices);
+            this.idsWhileReading = request.writeGroupId() != null || request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL;
+            if (idsWhileReading) {
+                table = new FingerprintTable();
+                sliceHashes = null;
+            } else {
+                table = null;
+                sliceHashes = new Longs[slices];
+                for (int i = 0; i < slices; i++) {
+                    sliceHashes[i] = new Longs();
+                }
+            }
             if (request.writeGroupId() != null) {
                 currentGroup = new long[1024];
                 hasCurrentGroup = new BitSet();
             }
+            task.slices(slices);
         }
 
         /**
@@ -146,61 +200,122 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (request.writeGroupId() != null) {
                 FingerprintMappings.checkGroupField(caps, request.writeGroupId());
             }
-            pageSize = pageSize(caps);
+            ProjectMetadata project = projectResolver.getProjectMetadata(clusterService.state());
+            for (String index : caps.getIndices()) {
+                IndexMetadata metadata = project.index(index);
+                if (metadata != null) {
+                    pageSize = Math.min(pageSize, IndexSettings.MAX_RESULT_WINDOW_SETTING.get(metadata.getSettings()));
+                    memberTerms = Math.min(memberTerms, IndexSettings.MAX_TERMS_COUNT_SETTING.get(metadata.getSettings()));
+                }
+            }
             OpenPointInTimeRequest open = new OpenPointInTimeRequest(request.indices()).indicesOptions(request.indicesOptions())
                 .keepAlive(KEEP_ALIVE);
             client.execute(TransportOpenPointInTimeAction.TYPE, open, step((OpenPointInTimeResponse r) -> {
                 pitId = r.getPointInTimeId();
-                readPage(null);
+                for (int slice = 0; slice < slices; slice++) {
+                    readPage(slice, null);
+                }
             }));
         }
 
-        private void readPage(Object[] searchAfter) {
-            task.ensureNotCancelled();
+        /** The documents the report covers: those with a fingerprint that match {@code query}, plus {@code extra}. */
+        private BoolQueryBuilder filter() {
             BoolQueryBuilder filter = QueryBuilders.boolQuery().filter(QueryBuilders.existsQuery(hashPath));
             if (request.query() != null) {
                 // scores are irrelevant for the report: the query only selects documents
                 filter.filter(request.query());
             }
-            SearchSourceBuilder source = new SearchSourceBuilder().query(filter).size(pageSize).fetchSource(false)
+            return filter;
+        }
+
+        private SearchSourceBuilder scan(BoolQueryBuilder query, Object[] searchAfter) {
+            SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(pageSize).fetchSource(false)
                 .docValueField(hashPath).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
                 .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(KEEP_ALIVE));
-            if (request.writeGroupId() != null) {
-                source.docValueField(request.writeGroupId());
-            }
             if (searchAfter != null) {
                 source.searchAfter(searchAfter);
             }
-            SearchRequest search = new SearchRequest().source(source).allowPartialSearchResults(false);
-            client.execute(TransportSearchAction.TYPE, search, step(this::onPage));
+            return source;
         }
 
-        private void onPage(SearchResponse response) {
+        private void readPage(int slice, Object[] searchAfter) {
+            if (finished.get()) {
+                return;
+            }
+            task.ensureNotCancelled();
+            SearchSourceBuilder source = scan(filter(), searchAfter);
+            if (searchAfter == null) {
+                // the first page of each slice counts its documents, for the progress status
+                source.trackTotalHitsUpTo(Integer.MAX_VALUE);
+            }
+            if (slices > 1) {
+                source.slice(new SliceBuilder(slice, slices));
+            }
+            if (!idsWhileReading) {
+                // no _id, no stored fields: only the fingerprint's doc values (and the _shard_doc sort value)
+                source.storedFields(StoredFieldsContext.fromList(List.of(StoredFieldsContext._NONE_)));
+            }
+            if (request.writeGroupId() != null) {
+                source.docValueField(request.writeGroupId());
+            }
+            SearchRequest search = new SearchRequest().source(source).allowPartialSearchResults(false);
+            client.execute(TransportSearchAction.TYPE, search, step((SearchResponse r) -> onPage(slice, searchAfter == null, r)));
+        }
+
+        private void checkShards(SearchResponse response, String what) {
             if (response.getFailedShards() > 0) {
-                throw new IllegalStateException("[_simhash/duplicates] [" + response.getFailedShards() + "] shards failed while reading "
-                    + "fingerprints: a report over part of the documents would be wrong", response.getShardFailures()[0].getCause());
+                throw new IllegalStateException("[_simhash/duplicates] [" + response.getFailedShards() + "] shards failed while " + what
+                    + ": a report over part of the documents would be wrong", response.getShardFailures()[0].getCause());
             }
             if (response.pointInTimeId() != null) {
                 pitId = response.pointInTimeId();
             }
-            SearchHit[] hits = response.getHits().getHits();
-            for (SearchHit hit : hits) {
-                Long hash = FingerprintMappings.fingerprintOf(hit, hashPath);
-                if (hash == null) {
-                    continue;
-                }
-                DocumentField routing = hit.field(ROUTING);
-                int doc = table.size();
-                table.add(hit.getIndex(), hit.getId(), hash, routing == null ? null : routing.getValue());
-                if (currentGroup != null) {
-                    rememberCurrentGroup(doc, hit.field(request.writeGroupId()));
+        }
+
+        private void onPage(int slice, boolean first, SearchResponse response) {
+            checkShards(response, "reading fingerprints");
+            if (first && response.getHits().getTotalHits() != null) {
+                long total = docsTotal.addAndGet(response.getHits().getTotalHits().value());
+                if (slicesCounted.incrementAndGet() == slices) {
+                    task.docsTotal(total);
                 }
             }
-            if (hits.length == pageSize) {
-                readPage(hits[hits.length - 1].getSortValues());
+            SearchHit[] hits = response.getHits().getHits();
+            int read = 0;
+            if (idsWhileReading) {
+                synchronized (table) {
+                    for (SearchHit hit : hits) {
+                        Long hash = FingerprintMappings.fingerprintOf(hit, hashPath);
+                        if (hash == null) {
+                            continue;
+                        }
+                        DocumentField routing = hit.field(ROUTING);
+                        int doc = table.size();
+                        table.add(hit.getIndex(), hit.getId(), hash, routing == null ? null : routing.getValue());
+                        if (currentGroup != null) {
+                            rememberCurrentGroup(doc, hit.field(request.writeGroupId()));
+                        }
+                        read++;
+                    }
+                }
             } else {
+                Longs mine = sliceHashes[slice];
+                for (SearchHit hit : hits) {
+                    Long hash = FingerprintMappings.fingerprintOf(hit, hashPath);
+                    if (hash != null) {
+                        mine.add(hash);
+                        read++;
+                    }
+                }
+            }
+            task.addDocsRead(read);
+            if (hits.length == pageSize) {
+                readPage(slice, hits[hits.length - 1].getSortValues());
+            } else if (slicesRunning.decrementAndGet() == 0) {
                 readNanos = System.nanoTime();
-                closePit();
+                if (idsWhileReading) {
+                    closePit();
+                }
                 // grouping is CPU work of seconds for millions of documents: not on a search or transport thread
                 threadPool.generic().execute(() -> {
                     try {
@@ -218,29 +333,157 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             }
             if (field != null && field.getValues().size() == 1 && field.getValue() instanceof String s && s.length() == 16) {
                 try {
-                    long v = SimHash.parse(s);
-                    // only the exact form this report writes (lowercase hex) counts: "ABCD..." or a 16-character decimal
-                    // is a different keyword for collapse, so it must be overwritten
-                    if (SimHash.toHex(v).equals(s)) {
-                        currentGroup[doc] = v;
-                        hasCurrentGroup.set(doc);
-                    }
+                    currentGroup[doc] = SimHash.parse(s);
+                    hasCurrentGroup.set(doc);
                 } catch (IllegalArgumentException e) {
                     // not a value this report writes: it will be overwritten
                 }
             }
         }
 
+        private long[] hashes() {
+            if (idsWhileReading) {
+                return table.hashes();
+            }
+            int n = 0;
+            for (Longs l : sliceHashes) {
+                n += l.size;
+            }
+            long[] all = new long[n];
+            int at = 0;
+            for (int i = 0; i < sliceHashes.length; i++) {
+                System.arraycopy(sliceHashes[i].values, 0, all, at, sliceHashes[i].size);
+                at += sliceHashes[i].size;
+                sliceHashes[i] = null;
+            }
+            return all;
+        }
+
         private void group() {
             task.ensureNotCancelled();
-            NearDuplicateComponents components = NearDuplicateComponents.find(table.hashes(), request.maxDistance(),
-                task::ensureNotCancelled);
-            DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(), request.maxMembers());
-            groupNanos = System.nanoTime();
-            if (request.writeGroupId() == null) {
-                respond(page, 0);
+            task.phase(DuplicatesStatus.Phase.GROUP);
+            long[] hashes = hashes();
+            // sequential reading is 0.1's way throughout, for comparisons: grouping in one thread too
+            int parallelism = request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL ? 1
+                : EsExecutors.allocatedProcessors(clusterService.getSettings());
+            NearDuplicateComponents components = NearDuplicateComponents.find(hashes, request.maxDistance(), task::ensureNotCancelled,
+                task::groupsFound, threadPool.generic(), parallelism);
+            if (idsWhileReading) {
+                DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(),
+                    request.maxMembers());
+                groupNanos = System.nanoTime();
+                membersNanos = groupNanos;
+                if (request.writeGroupId() == null) {
+                    respond(page, 0);
+                } else {
+                    task.phase(DuplicatesStatus.Phase.WRITE);
+                    task.docsToWrite(table.size());
+                    writeGroupIds(components, page, 0, 0);
+                }
             } else {
-                writeGroupIds(components, page, 0, 0);
+                DuplicateGroups.Selection selection = DuplicateGroups.select(components, request.from(), request.size());
+                groupNanos = System.nanoTime();
+                new MemberFetch(hashes, components, selection).start();
+            }
+        }
+
+        /**
+         * Fetches {@code _index} and {@code _id} of every member of the listed groups: through the same point in time, a
+         * terms query on the members' fingerprints (which no document outside those groups has: identical fingerprints
+         * share a group), in batches of {@value #MEMBER_TERMS} fingerprints.
+         */
+        private final class MemberFetch {
+            private final NearDuplicateComponents components;
+            private final DuplicateGroups.Selection selection;
+            private final long[] memberHashes; // sorted, distinct
+            private final int[] pageOfHash;
+            private final List<List<DuplicateGroups.Member>> members = new ArrayList<>();
+
+            MemberFetch(long[] hashes, NearDuplicateComponents components, DuplicateGroups.Selection selection) {
+                this.components = components;
+                this.selection = selection;
+                for (int p = 0; p < selection.components().length; p++) {
+                    members.add(new ArrayList<>());
+                }
+                if (request.maxMembers() == 0 || selection.components().length == 0) {
+                    memberHashes = new long[0];
+                    pageOfHash = new int[0];
+                    return;
+                }
+                int[] position = selection.pagePositions(components.componentCount());
+                Longs listed = new Longs();
+                for (int doc = 0; doc < hashes.length; doc++) {
+                    if (position[components.componentOf(doc)] >= 0) {
+                        listed.add(hashes[doc]);
+                    }
+                }
+                long[] sorted = Arrays.copyOf(listed.values, listed.size);
+                Arrays.sort(sorted);
+                int m = 0;
+                for (int i = 0; i < sorted.length; i++) {
+                    if (m == 0 || sorted[m - 1] != sorted[i]) {
+                        sorted[m++] = sorted[i];
+                    }
+                }
+                memberHashes = Arrays.copyOf(sorted, m);
+                pageOfHash = new int[m];
+                // every document with fingerprint h is in the component of h: find it through any such document
+                for (int doc = 0; doc < hashes.length; doc++) {
+                    int p = position[components.componentOf(doc)];
+                    if (p >= 0) {
+                        pageOfHash[Arrays.binarySearch(memberHashes, hashes[doc])] = p;
+                    }
+                }
+            }
+
+            void start() {
+                task.phase(DuplicatesStatus.Phase.MEMBERS);
+                batch(0, null);
+            }
+
+            private void batch(int from, Object[] searchAfter) {
+                task.ensureNotCancelled();
+                if (from >= memberHashes.length) {
+                    done();
+                    return;
+                }
+                int to = Math.min(memberHashes.length, from + memberTerms);
+                List<Long> terms = new ArrayList<>(to - from);
+                for (int i = from; i < to; i++) {
+                    terms.add(memberHashes[i]);
+                }
+                SearchSourceBuilder source = scan(filter().filter(QueryBuilders.termsQuery(hashPath, terms)), searchAfter);
+                client.execute(TransportSearchAction.TYPE, new SearchRequest().source(source).allowPartialSearchResults(false),
+                    step((SearchResponse r) -> {
+                        checkShards(r, "fetching group members");
+                        SearchHit[] hits = r.getHits().getHits();
+                        for (SearchHit hit : hits) {
+                            Long hash = FingerprintMappings.fingerprintOf(hit, hashPath);
+                            int k = hash == null ? -1 : Arrays.binarySearch(memberHashes, from, to, hash);
+                            // a document with several values may match through another one: count it in its own batch only
+                            if (k >= 0) {
+                                members.get(pageOfHash[k]).add(new DuplicateGroups.Member(hit.getIndex(), hit.getId()));
+                            }
+                        }
+                        if (hits.length == pageSize) {
+                            batch(from, hits[hits.length - 1].getSortValues());
+                        } else {
+                            batch(to, null);
+                        }
+                    }));
+            }
+
+            private void done() {
+                closePit();
+                for (int p = 0; p < selection.components().length; p++) {
+                    int expected = request.maxMembers() == 0 ? 0 : components.componentSize(selection.components()[p]);
+                    if (members.get(p).size() != expected) {
+                        throw new IllegalStateException("[_simhash/duplicates] found [" + members.get(p).size() + "] members of group ["
+                            + DuplicateGroups.groupId(components, selection.components()[p]) + "] of size [" + expected + "]");
+                    }
+                }
+                membersNanos = System.nanoTime();
+                respond(DuplicateGroups.page(selection, components, members, request.maxMembers()), 0);
             }
         }
 
@@ -257,7 +500,9 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 bulk.add(new UpdateRequest(table.index(doc), table.id(doc)).routing(table.routing(doc)).retryOnConflict(3)
                     .doc(Map.of(request.writeGroupId(), SimHash.toHex(group))));
             }
+            int visited = doc - cursor;
             if (bulk.numberOfActions() == 0) {
+                task.addDocsWritten(visited);
                 respond(page, updated);
                 return;
             }
@@ -273,6 +518,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         written++;
                     }
                 }
+                task.addDocsWritten(visited);
                 writeGroupIds(components, page, next, written);
             }));
         }
@@ -281,7 +527,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (finished.compareAndSet(false, true)) {
                 long now = System.nanoTime();
                 DuplicatesResponse.Phases phases = new DuplicatesResponse.Phases(millis(readNanos - startNanos),
-                    millis(groupNanos - readNanos), request.writeGroupId() == null ? 0 : millis(now - groupNanos));
+                    millis(groupNanos - readNanos), millis(membersNanos - groupNanos),
+                    request.writeGroupId() == null ? 0 : millis(now - membersNanos));
                 listener.onResponse(new DuplicatesResponse(request.field(), request.maxDistance(), millis(now - startNanos), phases, page,
                     request.writeGroupId(), updated));
             }

@@ -67,18 +67,52 @@ class NearDuplicateComponentsTest {
         for (int round = 0; round < 3; round++) {
             for (int r : radii) {
                 long[] hashes = FingerprintSets.planted(random, 1500, 40, Math.max(1, r + 2));
-                NearDuplicateComponents c = NearDuplicateComponents.find(hashes, r, NEVER);
+                long[] lastProgress = { -1 };
+                NearDuplicateComponents c = NearDuplicateComponents.find(hashes, r, NEVER, g -> lastProgress[0] = g);
                 int[] expected = bruteForce(hashes, r);
                 assertArrayEquals(expected, canonical(c), "r=" + r + " round=" + round);
+                int groups = 0;
                 for (int k = 0; k < c.componentCount(); k++) {
                     if (c.componentSize(k) > 1) {
                         multiMemberComponents++;
+                        groups++;
                     }
                 }
+                // the running count of groups for the task status ends at the number of groups
+                assertEquals(groups, lastProgress[0], "r=" + r);
                 checkSizesAndMinHash(hashes, c);
             }
         }
         assertTrue(multiMemberComponents > 300, "planted groups must form many components, got " + multiMemberComponents);
+    }
+
+    @Test
+    void parallelGroupingEqualsSequential() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+        try {
+            Random random = new Random(4242);
+            for (int r : new int[] { 0, 2, 3, 5, 7, 11, 16 }) {
+                long[] hashes = FingerprintSets.planted(random, 3000, 60, Math.max(1, r + 2));
+                int[] expected = canonical(NearDuplicateComponents.find(hashes, r, NEVER));
+                for (int p : new int[] { 2, 3, 4, 8 }) {
+                    long[] last = { -1 };
+                    NearDuplicateComponents c = NearDuplicateComponents.find(hashes, r, NEVER, g -> last[0] = g, pool, p);
+                    assertArrayEquals(expected, canonical(c), "r=" + r + " parallelism=" + p);
+                    checkSizesAndMinHash(hashes, c);
+                    long groups = java.util.stream.IntStream.range(0, c.componentCount()).filter(k -> c.componentSize(k) > 1).count();
+                    assertEquals(groups, last[0], "final group count, r=" + r + " parallelism=" + p);
+                }
+            }
+            // cancellation in a helper thread aborts the whole run
+            long[] hashes = FingerprintSets.planted(random, 3000, 60, 5);
+            assertThrows(IllegalStateException.class, () -> NearDuplicateComponents.find(hashes, 7, () -> {
+                if (Thread.currentThread().getName().contains("pool")) {
+                    throw new IllegalStateException("cancelled");
+                }
+            }, g -> {}, pool, 2, 10));
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     static void checkSizesAndMinHash(long[] hashes, NearDuplicateComponents c) {
