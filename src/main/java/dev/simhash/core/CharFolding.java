@@ -23,7 +23,7 @@ public final class CharFolding {
 
     private static final Map<Integer, Integer> TABLE = load();
     // most folded characters are in the BMP: a direct array for those, the map for the rest
-    private static final char[] BMP = bmp(TABLE);
+    private static final int[] BMP = bmp(TABLE);
 
     private CharFolding() {}
 
@@ -42,7 +42,7 @@ public final class CharFolding {
     /** The table's image of one code point (itself when it has no entry); no NFKC, no lowercasing. */
     public static int foldCodePoint(int cp) {
         if (cp < BMP.length) {
-            char c = BMP[cp];
+            int c = BMP[cp];
             return c == 0 ? cp : c;
         }
         Integer f = TABLE.get(cp);
@@ -54,11 +54,11 @@ public final class CharFolding {
         return TABLE.size();
     }
 
-    private static char[] bmp(Map<Integer, Integer> table) {
-        char[] out = new char[0x10000];
+    private static int[] bmp(Map<Integer, Integer> table) {
+        int[] out = new int[0x10000];
         table.forEach((k, v) -> {
-            if (k < 0x10000 && v < 0x10000) {
-                out[k] = (char) (int) v;
+            if (k < 0x10000) {
+                out[k] = v;
             }
         });
         return out;

@@ -19,9 +19,9 @@ public final class SimHashV2 {
     /** Name and version of this algorithm. */
     public static final String ALGORITHM = "simhash-v2";
     /** Recommended {@code max_distance} for long texts (paragraphs and longer), chosen on natural near-duplicates. */
-    public static final int DEFAULT_MAX_DISTANCE = 3;
+    public static final int DEFAULT_MAX_DISTANCE = 6;
     /** Recommended {@code max_distance} for short texts (a sentence, a title, a short poem). */
-    public static final int DEFAULT_MAX_DISTANCE_SHORT = 3;
+    public static final int DEFAULT_MAX_DISTANCE_SHORT = 8;
     /** Separator between the two tokens of a bigram feature. */
     public static final String BIGRAM_SEPARATOR = " ";
 

@@ -41,7 +41,7 @@ public final class NaturalCorpora {
     }
 
     /** Names of all corpora, in report order. */
-    public static final List<String> ALL = List.of("en-mail", "en-man", "en-subject", "zh-man", "zh-help", "zh-poem");
+    public static final List<String> ALL = List.of("en-mail", "en-license", "en-subject", "zh-man", "zh-help", "zh-poem");
 
     static final int LONG_SHINGLE = 5;
     static final int SHORT_SHINGLE = 2;
@@ -66,6 +66,9 @@ public final class NaturalCorpora {
                 case "en-man" -> new Corpus(name, "Linux man-pages project: English manual pages, sections 2, 3, 4, 5, 7 (text of the roff source)",
                     Lang.EN, false, LONG_SHINGLE, "Debian manpages, manpages-dev", "various free licences (GPL-2+, BSD, MIT, 'verbatim'; see the packages' copyright)",
                     manPages(dir, List.of("manpages", "manpages-dev"), "usr/share/man", 200, log), null);
+                case "en-license" -> new Corpus(name, "SPDX licence list: full licence texts (exact duplicates removed)", Lang.EN, false,
+                    LONG_SHINGLE, "npm spdx-license-list 6.12.0", "CC0-1.0 (package); each text under its own terms (not redistributed: fetched at run time)",
+                    licences(dir, log), null);
                 case "zh-man" -> new Corpus(name, "Chinese manual pages, zh_CN and zh_TW translations (text of the roff source)",
                     Lang.ZH, false, LONG_SHINGLE, "Debian manpages-zh", "GFDL-1.2+", manPages(dir, List.of("manpages-zh"), "usr/share/man", 100, log), null);
                 case "zh-help" -> {
@@ -198,6 +201,26 @@ public final class NaturalCorpora {
             sb.append(l.strip()).append('\n');
         }
         return sb.toString().replaceAll("[ \\t]+", " ").replaceAll("\\n{3,}", "\n\n").strip();
+    }
+
+    /** Full texts of the SPDX licences (npm spdx-license-list, spdx-full.json). */
+    static List<String> licences(Path dir, Log log) throws IOException {
+        Path root = dir.resolve("spdx-license-list");
+        Path json = root.resolve("package/spdx-full.json");
+        if (!Files.isRegularFile(json)) {
+            Files.createDirectories(root);
+            log.info("fetching npm package spdx-license-list (npm pack) ...");
+            Corpora.run(root, 300, "npm", "pack", "--silent", "spdx-license-list@6.12.0");
+            Corpora.run(root, 300, "tar", "xzf", "spdx-license-list-6.12.0.tgz");
+        }
+        Set<String> out = new LinkedHashSet<>();
+        JSON.readTree(json.toFile()).forEach(l -> {
+            String t = l.path("licenseText").asText("").strip();
+            if (t.length() >= 200) {
+                out.add(t);
+            }
+        });
+        return new ArrayList<>(out);
     }
 
     /** Tang poems of the chinese-poetry npm package (poet.tang.*.json), body text, at most 100 characters. */

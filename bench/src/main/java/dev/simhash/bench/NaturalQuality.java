@@ -39,7 +39,7 @@ public final class NaturalQuality {
 
     static final int KMAX = 16;
     /** Pairs within this many bits are checked for chance collisions (J < 0.2) by exact Jaccard. */
-    static final int CHANCE_K = 8;
+    static final int CHANCE_K = 10;
     static final int V1_DEFAULT_K = 3;
     static final double[] MINHASH_T = { 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95 };
     static final double MINHASH_DEFAULT_T = 0.8;
@@ -53,7 +53,7 @@ public final class NaturalQuality {
     enum Tok { SMARTCN, UNICODE_HANCHARS, UNICODE_SMARTCN_HAN }
 
     /** Which n-grams of tokens are features. */
-    enum Grams { UNI, UNI_BI, BI, UNI_BI_TRI, TRI }
+    enum Grams { UNI, UNI_BI, BI, UNI_BI_TRI, TRI, HALFUNI_BI, BI_TRI }
 
     /** Weights learned from the corpus (document frequencies of the same features). */
     enum Learned { NONE, IDF, CAP50 }
@@ -76,6 +76,9 @@ public final class NaturalQuality {
         new Candidate("H fold+uni+bi+tri+log", "fold, Unicode words / Han chars, uni+bi+trigrams, log tf", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.UNI_BI_TRI, Weighting.LOG_TF, Learned.NONE, false, false),
         new Candidate("I fold+tri+binary", "fold, Unicode words / Han chars, trigrams only, binary", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.TRI, Weighting.BINARY, Learned.NONE, false, false),
         new Candidate("J fold+smartcn+uni+bi+tri+log", "fold, smartcn for Han runs + Unicode words, uni+bi+trigrams, log tf", Norm.FOLD, Tok.UNICODE_SMARTCN_HAN, Grams.UNI_BI_TRI, Weighting.LOG_TF, Learned.NONE, false, false),
+        new Candidate("K fold+uni/2+bi+log", "fold, Unicode words / Han chars, unigrams at half weight + bigrams, log tf", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.HALFUNI_BI, Weighting.LOG_TF, Learned.NONE, false, false),
+        new Candidate("L fold+bi+tri+log", "fold, Unicode words / Han chars, bi+trigrams, log tf", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.BI_TRI, Weighting.LOG_TF, Learned.NONE, false, false),
+        new Candidate("M fold+smartcn+bi+log", "fold, smartcn for Han runs + Unicode words, bigrams only, log tf", Norm.FOLD, Tok.UNICODE_SMARTCN_HAN, Grams.BI, Weighting.LOG_TF, Learned.NONE, false, false),
         new Candidate("v2", "fold, Unicode words / Han chars, uni+bigrams, log tf (SimHashV2)", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.UNI_BI, Weighting.LOG_TF, Learned.NONE, false, true),
         new Candidate("v2+idf", "v2 features, log tf x idf from the corpus", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.UNI_BI, Weighting.LOG_TF, Learned.IDF, false, false),
         new Candidate("v2+cap50", "v2 features, those in > 50% of the corpus's documents dropped", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.UNI_BI, Weighting.LOG_TF, Learned.CAP50, false, false));
@@ -178,17 +181,17 @@ public final class NaturalQuality {
         LinkedHashMap<String, Integer> f = new LinkedHashMap<>();
         for (int i = 0; i < t.size(); i++) {
             Grams g = c.grams();
-            if (g == Grams.UNI || g == Grams.UNI_BI || g == Grams.UNI_BI_TRI) {
+            if (g == Grams.UNI || g == Grams.UNI_BI || g == Grams.UNI_BI_TRI || g == Grams.HALFUNI_BI) {
                 f.merge(t.get(i), 1, Integer::sum);
             }
-            if ((g == Grams.BI || g == Grams.UNI_BI || g == Grams.UNI_BI_TRI) && i > 0) {
+            if ((g == Grams.BI || g == Grams.UNI_BI || g == Grams.UNI_BI_TRI || g == Grams.HALFUNI_BI || g == Grams.BI_TRI) && i > 0) {
                 f.merge(t.get(i - 1) + " " + t.get(i), 1, Integer::sum);
             }
-            if ((g == Grams.TRI || g == Grams.UNI_BI_TRI) && i > 1) {
+            if ((g == Grams.TRI || g == Grams.UNI_BI_TRI || g == Grams.BI_TRI) && i > 1) {
                 f.merge(t.get(i - 2) + " " + t.get(i - 1) + " " + t.get(i), 1, Integer::sum);
             }
         }
-        int order = c.grams() == Grams.BI ? 2 : c.grams() == Grams.TRI ? 3 : 1;
+        int order = c.grams() == Grams.BI || c.grams() == Grams.BI_TRI ? 2 : c.grams() == Grams.TRI ? 3 : 1;
         if (f.isEmpty() && !t.isEmpty() && t.size() < order) {
             f.put(String.join(" ", t), 1);
         }
@@ -234,6 +237,9 @@ public final class NaturalQuality {
             LinkedHashMap<String, Double> w = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> e : feats.get(i).entrySet()) {
                 double weight = c.weighting().weight(e.getValue());
+                if (c.grams() == Grams.HALFUNI_BI && e.getKey().indexOf(' ') < 0) {
+                    weight *= 0.5;
+                }
                 if (c.learned() == Learned.IDF) {
                     weight *= Math.log(1 + n / (double) df.get(e.getKey())[0]);
                 } else if (c.learned() == Learned.CAP50 && df.get(e.getKey())[0] > n / 2) {

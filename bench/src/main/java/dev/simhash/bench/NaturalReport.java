@@ -37,7 +37,7 @@ final class NaturalReport {
             Every pair of fingerprinted documents is compared; a pair within Hamming distance k is a detection.
             P counts grey pairs as false positives (P w/o grey leaves them out); R is over all near-duplicate pairs
             (a document without a fingerprint misses its pairs). "chance" is the number of pairs with J < 0.2 within
-            k bits per pair of the corpus (pairs within k <= 8 bits are checked by exact Jaccard). Bit skew: mean over
+            k bits per pair of the corpus (pairs within k <= 10 bits are checked by exact Jaccard). Bit skew: mean over
             the 64 bits of |share of documents with the bit set - 0.5|, and the lowest / highest share.
             MinHash: 128 hash functions over the truth's own shingles, estimated J >= t is a detection (t = 0.8
             the default; pairs with J < 0.5 are taken as never detected at t >= 0.65, P(Bin(128, 0.5) >= 83) < 1e-3
