@@ -21,7 +21,7 @@ public final class SimHashV2 {
     /** Recommended {@code max_distance} for long texts (paragraphs and longer), chosen on natural near-duplicates. */
     public static final int DEFAULT_MAX_DISTANCE = 6;
     /** Recommended {@code max_distance} for short texts (a sentence, a title, a short poem). */
-    public static final int DEFAULT_MAX_DISTANCE_SHORT = 8;
+    public static final int DEFAULT_MAX_DISTANCE_SHORT = 7;
     /** Separator between the two tokens of a bigram feature. */
     public static final String BIGRAM_SEPARATOR = " ";
 

@@ -85,7 +85,14 @@ public final class NaturalQuality {
 
     /** Counts per Hamming distance threshold, cumulative. */
     record Curve(long[] total, long[] near, long[] grey, long[] chance, long nearPairs, long allPairs, int fingerprinted, int docs,
-                 double[] bitShare) {
+                 double[] bitShare, List<String> chanceExamples, double[] bandMedians, double seconds) {
+        /** Jaccard bands whose median Hamming distance is reported: [0.9, 1], [0.8, 0.9), [0.65, 0.8), [0.5, 0.65). */
+        static final double[] BANDS = { 0.9, 0.8, 0.65, 0.5 };
+
+        Curve withSeconds(double s) {
+            return new Curve(total, near, grey, chance, nearPairs, allPairs, fingerprinted, docs, bitShare, chanceExamples, bandMedians, s);
+        }
+
         double precision(int k) {
             return total[k] == 0 ? Double.NaN : near[k] / (double) total[k];
         }
@@ -254,7 +261,8 @@ public final class NaturalQuality {
         return h;
     }
 
-    static Curve evaluate(long[] h, boolean[] has, Truth truth) {
+    static Curve evaluate(long[] h, boolean[] has, Truth truth, List<String> docs, int exampleK) {
+        List<String> examples = new ArrayList<>();
         int n = h.length;
         long[] total = new long[KMAX + 1];
         long[] chance = new long[KMAX + 1];
@@ -275,14 +283,25 @@ public final class NaturalQuality {
                 int d = Long.bitCount(a ^ hh[y]);
                 if (d <= KMAX) {
                     total[d]++;
-                    if (d <= CHANCE_K && truth.jaccard(idx[x], idx[y]) < Truth.UNRELATED) {
-                        chance[d]++;
+                    if (d <= CHANCE_K) {
+                        double jac = truth.jaccard(idx[x], idx[y]);
+                        if (jac < Truth.UNRELATED) {
+                            chance[d]++;
+                            if (d <= exampleK && examples.size() < 3) {
+                                examples.add(String.format(Locale.ROOT, "d=%d J=%.2f: \"%s\" / \"%s\"", d, jac, snippet(docs.get(idx[x])),
+                                    snippet(docs.get(idx[y]))));
+                            }
+                        }
                     }
                 }
             }
         }
         long[] near = new long[KMAX + 1];
         long[] grey = new long[KMAX + 1];
+        List<List<Integer>> bands = new ArrayList<>();
+        for (int b = 0; b < Curve.BANDS.length; b++) {
+            bands.add(new ArrayList<>());
+        }
         for (long p : truth.pairs) {
             int i = Truth.first(p);
             int j = Truth.second(p);
@@ -290,6 +309,12 @@ public final class NaturalQuality {
                 continue;
             }
             int d = Long.bitCount(h[i] ^ h[j]);
+            for (int b = 0; b < Curve.BANDS.length; b++) {
+                if (Truth.jaccardOf(p) >= Curve.BANDS[b]) {
+                    bands.get(b).add(d);
+                    break;
+                }
+            }
             if (d <= KMAX) {
                 if (Truth.jaccardOf(p) >= Truth.NEAR) {
                     near[d]++;
@@ -311,7 +336,18 @@ public final class NaturalQuality {
             share[b] /= Math.max(1, m);
         }
         long allPairs = (long) n * (n - 1) / 2 - truth.pairs.length;
-        return new Curve(cum(total), cum(near), cum(grey), cum(chance), truth.nearPairs, allPairs, m, n, share);
+        double[] medians = new double[Curve.BANDS.length];
+        for (int b = 0; b < medians.length; b++) {
+            List<Integer> l = bands.get(b);
+            l.sort(null);
+            medians[b] = l.isEmpty() ? Double.NaN : l.get(l.size() / 2);
+        }
+        return new Curve(cum(total), cum(near), cum(grey), cum(chance), truth.nearPairs, allPairs, m, n, share, examples, medians, 0);
+    }
+
+    static String snippet(String t) {
+        String s = t.replaceAll("\\s+", " ").strip();
+        return s.length() <= 70 ? s : s.substring(0, 70) + "…";
     }
 
     private static long[] cum(long[] a) {
@@ -418,8 +454,10 @@ public final class NaturalQuality {
         Map<String, Curve> curves = new LinkedHashMap<>();
         for (Candidate c : cands) {
             boolean[] has = new boolean[corpus.docs().size()];
+            long start = System.nanoTime();
             long[] h = fingerprints(c, corpus.docs(), has);
-            Curve cv = evaluate(h, has, truth);
+            double secs = (System.nanoTime() - start) / 1e9;
+            Curve cv = evaluate(h, has, truth, corpus.docs(), c.v1() ? V1_DEFAULT_K : v2DefaultK(corpus)).withSeconds(secs);
             curves.put(c.name(), cv);
             int k = c.v1() ? V1_DEFAULT_K : v2DefaultK(corpus);
             int bk = cv.bestK();

@@ -61,6 +61,24 @@ final class NaturalReport {
         for (NaturalCorpora.Corpus c : missing) {
             sb.append("| ").append(c.name()).append(" | unavailable: ").append(c.problem()).append(" | | | | | | |\n");
         }
+        sb.append("\n## Headline: v1 at k = 3, v2 at its default radius and at its best k, MinHash 128 at t = 0.8\n\n");
+        sb.append("| corpus | v1 P / R / F1 | v2 k | v2 P (w/o grey) / R / F1 | v2 best k: F1 | MinHash P / R / F1 | v2 F1 - MinHash F1 | chance J<0.2 within v2 k | bit skew v1 -> v2 |\n");
+        sb.append("| --- | --- | ---: | --- | --- | --- | ---: | --- | --- |\n");
+        for (NaturalQuality.CorpusResult r : results) {
+            NaturalQuality.Curve v1 = r.curves().get("v1");
+            NaturalQuality.Curve v2 = r.curves().get("v2");
+            if (v1 == null || v2 == null) {
+                continue;
+            }
+            int k = NaturalQuality.v2DefaultK(r.corpus());
+            int b = v2.bestK();
+            int d = Arrays.binarySearch(NaturalQuality.MINHASH_T, NaturalQuality.MINHASH_DEFAULT_T);
+            NaturalQuality.MinHashResult mh = r.minHash();
+            sb.append(String.format(Locale.ROOT, "| %s | %s / %s / %s | %d | %s (%s) / %s / %s | k=%d: %s | %s / %s / %s | %+.3f | %s | %.3f -> %.3f |%n",
+                r.corpus().name(), f3(v1.precision(3)), f3(v1.recall(3)), f3(v1.f1(3)), k, f3(v2.precision(k)), f3(v2.precisionNoGrey(k)),
+                f3(v2.recall(k)), f3(v2.f1(k)), b, f3(v2.f1(b)), f3(mh.precision()[d]), f3(mh.recall()[d]), f3(mh.f1()[d]),
+                v2.f1(k) - mh.f1()[d], rate(v2.chance()[k], v2.allPairs()), v1.meanBitSkew(), v2.meanBitSkew()));
+        }
         sb.append("\n## Summary: F1 at the default radius (v1: k = 3; v2 and candidates: the v2 default) / best F1\n\n| setting |");
         for (NaturalQuality.CorpusResult r : results) {
             sb.append(' ').append(r.corpus().name()).append(" |");
@@ -87,16 +105,16 @@ final class NaturalReport {
             sb.append("## ").append(c.name()).append(": ").append(c.description()).append("\n\n");
             sb.append(String.format(Locale.ROOT, "%,d texts (mean %.0f characters), %,d near-duplicate pairs, %,d grey pairs; %.0f s.%n%n",
                 c.docs().size(), c.meanChars(), r.truth().nearPairs, r.truth().greyPairs, r.seconds()));
-            sb.append("| setting | k | P | P w/o grey | R | R incl. grey | F1 | chance (J<0.2) | best k | P | R | F1 | bit skew (min-max share) | fingerprinted |\n");
-            sb.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
+            sb.append("| setting | k | P | P w/o grey | R | R incl. grey | F1 | chance (J<0.2) | best k | P | R | F1 | bit skew (min-max share) | fingerprinted | fingerprint time |\n");
+            sb.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n");
             for (NaturalQuality.Candidate cand : cands) {
                 NaturalQuality.Curve cv = r.curves().get(cand.name());
                 int k = cand.v1() ? NaturalQuality.V1_DEFAULT_K : NaturalQuality.v2DefaultK(c);
                 int bk = cv.bestK();
-                sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %.3f (%.2f-%.2f) | %,d |%n", cand.name(), k,
+                sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %.3f (%.2f-%.2f) | %,d | %.1f s |%n", cand.name(), k,
                     f3(cv.precision(k)), f3(cv.precisionNoGrey(k)), f3(cv.recall(k)), f3(cv.recallGrey(k, r.truth().greyPairs)), f3(cv.f1(k)),
                     rate(cv.chance()[k], cv.allPairs()), bk, f3(cv.precision(bk)), f3(cv.recall(bk)), f3(cv.f1(bk)), cv.meanBitSkew(),
-                    cv.minShare(), cv.maxShare(), cv.fingerprinted()));
+                    cv.minShare(), cv.maxShare(), cv.fingerprinted(), cv.seconds()));
             }
             NaturalQuality.MinHashResult mh = r.minHash();
             int best = 0;
@@ -108,6 +126,24 @@ final class NaturalReport {
             int d = Arrays.binarySearch(NaturalQuality.MINHASH_T, NaturalQuality.MINHASH_DEFAULT_T);
             sb.append(String.format(Locale.ROOT, "| MinHash 128 | t=0.8 | %s | | %s | | %s | | t=%.2f | %s | %s | %s | | |%n%n", f3(mh.precision()[d]),
                 f3(mh.recall()[d]), f3(mh.f1()[d]), NaturalQuality.MINHASH_T[best], f3(mh.precision()[best]), f3(mh.recall()[best]), f3(mh.f1()[best])));
+            sb.append("Median Hamming distance of the truth's pairs by Jaccard band (near-duplicates J >= 0.8 against grey pairs):\n\n");
+            sb.append("| setting | J >= 0.9 | 0.8 <= J < 0.9 | 0.65 <= J < 0.8 | 0.5 <= J < 0.65 |\n| --- | ---: | ---: | ---: | ---: |\n");
+            for (String name : List.of("v1", "v2")) {
+                NaturalQuality.Curve cv = r.curves().get(name);
+                if (cv != null) {
+                    double[] m = cv.bandMedians();
+                    sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f |%n", name, m[0], m[1], m[2], m[3]));
+                }
+            }
+            sb.append('\n');
+            NaturalQuality.Curve v2 = r.curves().get("v2");
+            if (v2 != null && !v2.chanceExamples().isEmpty()) {
+                sb.append("v2 pairs with J < 0.2 within the default radius (examples):\n\n");
+                for (String e : v2.chanceExamples()) {
+                    sb.append("- ").append(e.replace("|", "\\|")).append('\n');
+                }
+                sb.append('\n');
+            }
             sb.append("Recall and precision by k (v1 | v2):\n\n| k |");
             for (int k = 0; k <= NaturalQuality.KMAX; k++) {
                 sb.append(' ').append(k).append(" |");
