@@ -47,7 +47,7 @@ public final class NaturalQuality {
     static final int EDIT_SAMPLE = 300;
 
     /** Text normalisation before tokenizing. */
-    enum Norm { LOWER, NFKC_LOWER, FOLD }
+    enum Norm { LOWER, NFKC_LOWER, FOLD, FOLD_PHRASES }
 
     /** Tokenizer of a candidate. */
     enum Tok { SMARTCN, UNICODE_HANCHARS, UNICODE_SMARTCN_HAN }
@@ -80,6 +80,7 @@ public final class NaturalQuality {
         new Candidate("L fold+bi+tri+log", "fold, Unicode words / Han chars, bi+trigrams, log tf", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.BI_TRI, Weighting.LOG_TF, Learned.NONE, false, false),
         new Candidate("M fold+smartcn+bi+log", "fold, smartcn for Han runs + Unicode words, bigrams only, log tf", Norm.FOLD, Tok.UNICODE_SMARTCN_HAN, Grams.BI, Weighting.LOG_TF, Learned.NONE, false, false),
         new Candidate("v2", "fold, Unicode words / Han chars, uni+bigrams, log tf (SimHashV2)", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.UNI_BI, Weighting.LOG_TF, Learned.NONE, false, true),
+        new Candidate("v2+phrases", "v2 plus Taiwan -> mainland phrase folding (PhraseFolding)", Norm.FOLD_PHRASES, Tok.UNICODE_HANCHARS, Grams.UNI_BI, Weighting.LOG_TF, Learned.NONE, false, false),
         new Candidate("v2+idf", "v2 features, log tf x idf from the corpus", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.UNI_BI, Weighting.LOG_TF, Learned.IDF, false, false),
         new Candidate("v2+cap50", "v2 features, those in > 50% of the corpus's documents dropped", Norm.FOLD, Tok.UNICODE_HANCHARS, Grams.UNI_BI, Weighting.LOG_TF, Learned.CAP50, false, false));
 
@@ -168,6 +169,7 @@ public final class NaturalQuality {
             case LOWER -> text.toLowerCase(Locale.ROOT);
             case NFKC_LOWER -> Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
             case FOLD -> CharFolding.fold(text);
+            case FOLD_PHRASES -> PhraseFolding.fold(CharFolding.fold(text));
         };
     }
 
