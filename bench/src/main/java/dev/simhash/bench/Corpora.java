@@ -184,7 +184,7 @@ public final class Corpora {
         return sb.toString();
     }
 
-    private static void run(Path dir, int timeoutSeconds, String... cmd) throws IOException {
+    static void run(Path dir, int timeoutSeconds, String... cmd) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
         Path out = dir.resolve("fetch.log");
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()));

@@ -1,0 +1,188 @@
+package dev.simhash.bench;
+
+import dev.simhash.core.CharFolding;
+import dev.simhash.core.SimHash;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The truth of a natural-near-duplicate corpus: exact Jaccard similarity of shingle sets. English:
+ * word n-grams of the lower-cased letter/digit runs; Chinese: character n-grams of the letters and
+ * digits of the text after NFKC, lowercase and traditional/variant-to-simplified folling (so that a
+ * zh_TW page and its zh_CN original are compared as the same text, as a reader would). Every pair
+ * with J >= {@value #MIN_STORED} is found exactly with the prefix filter of All-Pairs (Bayardo et
+ * al. 2007: ordering shingles by rarity, a pair with J >= t must share one of the first
+ * |x| - ceil(t|x|) + 1 shingles of each set); any other pair can be measured on demand.
+ */
+public final class Truth {
+
+    static final double MIN_STORED = 0.5;
+    static final double NEAR = 0.8;
+    static final double UNRELATED = 0.2;
+
+    /** Sorted distinct shingle hashes per document. */
+    final long[][] shingles;
+    /** Pairs with J >= {@value #MIN_STORED}, packed (i << 20 | j) << 23 | round(J * 2^23 - 1), sorted. */
+    final long[] pairs;
+    final int nearPairs;
+    final int greyPairs;
+
+    private Truth(long[][] shingles, long[] pairs) {
+        this.shingles = shingles;
+        this.pairs = pairs;
+        int near = 0;
+        for (long p : pairs) {
+            if (jaccardOf(p) >= NEAR) {
+                near++;
+            }
+        }
+        this.nearPairs = near;
+        this.greyPairs = pairs.length - near;
+    }
+
+    static int first(long packed) {
+        return (int) (packed >>> 43);
+    }
+
+    static int second(long packed) {
+        return (int) ((packed >>> 23) & 0xFFFFF);
+    }
+
+    static double jaccardOf(long packed) {
+        return (packed & 0x7FFFFF) / (double) 0x7FFFFF;
+    }
+
+    /** Exact Jaccard of documents i and j. */
+    double jaccard(int i, int j) {
+        return jaccard(shingles[i], shingles[j]);
+    }
+
+    static double jaccard(long[] a, long[] b) {
+        int x = 0;
+        int y = 0;
+        int common = 0;
+        while (x < a.length && y < b.length) {
+            if (a[x] == b[y]) {
+                common++;
+                x++;
+                y++;
+            } else if (a[x] < b[y]) {
+                x++;
+            } else {
+                y++;
+            }
+        }
+        int union = a.length + b.length - common;
+        return union == 0 ? 0 : common / (double) union;
+    }
+
+    /** Shingle hashes of one text, sorted and distinct. */
+    static long[] shingles(String text, NaturalCorpora.Lang lang, int n) {
+        List<String> units = new ArrayList<>();
+        if (lang == NaturalCorpora.Lang.EN) {
+            String lower = text.toLowerCase(Locale.ROOT);
+            int i = 0;
+            while (i < lower.length()) {
+                int cp = lower.codePointAt(i);
+                if (Character.isLetterOrDigit(cp)) {
+                    int s = i;
+                    while (i < lower.length() && Character.isLetterOrDigit(lower.codePointAt(i))) {
+                        i += Character.charCount(lower.codePointAt(i));
+                    }
+                    units.add(lower.substring(s, i));
+                } else {
+                    i += Character.charCount(cp);
+                }
+            }
+        } else {
+            String f = CharFolding.fold(text);
+            f.codePoints().filter(Character::isLetterOrDigit).forEach(cp -> units.add(new String(Character.toChars(cp))));
+        }
+        String sep = lang == NaturalCorpora.Lang.EN ? " " : "";
+        if (units.isEmpty()) {
+            return new long[0];
+        }
+        if (units.size() < n) {
+            return new long[] { SimHash.featureHash(String.join(sep, units)) };
+        }
+        long[] out = new long[units.size() - n + 1];
+        for (int i = 0; i + n <= units.size(); i++) {
+            out[i] = SimHash.featureHash(String.join(sep, units.subList(i, i + n)));
+        }
+        return Arrays.stream(out).sorted().distinct().toArray();
+    }
+
+    static Truth of(NaturalCorpora.Corpus c) {
+        int n = c.docs().size();
+        if (n >= 1 << 20) {
+            throw new IllegalArgumentException("at most 2^20 documents");
+        }
+        long[][] sh = new long[n][];
+        for (int i = 0; i < n; i++) {
+            sh[i] = shingles(c.docs().get(i), c.lang(), c.shingle());
+        }
+        Map<Long, int[]> df = new HashMap<>();
+        for (long[] s : sh) {
+            for (long x : s) {
+                df.computeIfAbsent(x, k -> new int[1])[0]++;
+            }
+        }
+        // each document's prefix: its rarest shingles (ties by hash)
+        Map<Long, List<Integer>> index = new HashMap<>();
+        int[] seen = new int[n];
+        Arrays.fill(seen, -1);
+        long[] out = new long[1024];
+        int count = 0;
+        // process documents by increasing size so that the length filter |y| >= t|x| holds for earlier ones
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Integer.compare(sh[a].length, sh[b].length));
+        for (int oi = 0; oi < n; oi++) {
+            int i = order[oi];
+            long[] s = sh[i];
+            if (s.length == 0) {
+                continue;
+            }
+            Long[] byRarity = Arrays.stream(s).boxed().toArray(Long[]::new);
+            Arrays.sort(byRarity, (a, b) -> {
+                int c1 = Integer.compare(df.get(a)[0], df.get(b)[0]);
+                return c1 != 0 ? c1 : Long.compare(a, b);
+            });
+            int prefix = s.length - (int) Math.ceil(MIN_STORED * s.length) + 1;
+            for (int p = 0; p < prefix; p++) {
+                List<Integer> post = index.get(byRarity[p]);
+                if (post != null) {
+                    for (int j : post) {
+                        if (seen[j] == i) {
+                            continue;
+                        }
+                        seen[j] = i;
+                        if (sh[j].length < MIN_STORED * s.length) {
+                            continue;
+                        }
+                        double jac = jaccard(s, sh[j]);
+                        if (jac >= MIN_STORED) {
+                            int a = Math.min(i, j);
+                            int b = Math.max(i, j);
+                            if (count == out.length) {
+                                out = Arrays.copyOf(out, out.length * 2);
+                            }
+                            out[count++] = ((((long) a << 20) | b) << 23) | Math.round(jac * 0x7FFFFF);
+                        }
+                    }
+                }
+                index.computeIfAbsent(byRarity[p], k -> new ArrayList<>(2)).add(i);
+            }
+        }
+        long[] pairs = Arrays.copyOf(out, count);
+        Arrays.sort(pairs);
+        return new Truth(sh, pairs);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.simhash.core;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Step 1 of simhash-v2: normalises text before tokenizing so that spellings that mean the same text
+ * give the same features: Unicode NFKC (full-width letters and digits, compatibility forms), simple
+ * lowercase mapping per code point, then traditional and variant Chinese characters folded to
+ * simplified ones with a fixed table derived from OpenCC ({@code char-folding-v2.tsv}). Thread-safe.
+ */
+public final class CharFolding {
+
+    /** The table resource, part of the simhash-v2 contract. */
+    public static final String TABLE_RESOURCE = "/dev/simhash/core/char-folding-v2.tsv";
+
+    private static final Map<Integer, Integer> TABLE = load();
+    // most folded characters are in the BMP: a direct array for those, the map for the rest
+    private static final int[] BMP = bmp(TABLE);
+
+    private CharFolding() {}
+
+    /** NFKC, then per code point: lowercase ({@link Character#toLowerCase(int)}), then the folding table. */
+    public static String fold(CharSequence text) {
+        String nfkc = Normalizer.normalize(text, Normalizer.Form.NFKC);
+        StringBuilder sb = new StringBuilder(nfkc.length());
+        for (int i = 0; i < nfkc.length(); ) {
+            int cp = nfkc.codePointAt(i);
+            i += Character.charCount(cp);
+            sb.appendCodePoint(foldCodePoint(Character.toLowerCase(cp)));
+        }
+        return sb.toString();
+    }
+
+    /** The table's image of one code point (itself when it has no entry); no NFKC, no lowercasing. */
+    public static int foldCodePoint(int cp) {
+        if (cp < BMP.length) {
+            int c = BMP[cp];
+            return c == 0 ? cp : c;
+        }
+        Integer f = TABLE.get(cp);
+        return f == null ? cp : f;
+    }
+
+    /** Number of entries of the folding table. */
+    public static int tableSize() {
+        return TABLE.size();
+    }
+
+    private static int[] bmp(Map<Integer, Integer> table) {
+        int[] out = new int[0x10000];
+        table.forEach((k, v) -> {
+            if (k < 0x10000) {
+                out[k] = v;
+            }
+        });
+        return out;
+    }
+
+    private static Map<Integer, Integer> load() {
+        Map<Integer, Integer> t = new HashMap<>();
+        try (InputStream in = CharFolding.class.getResourceAsStream(TABLE_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + TABLE_RESOURCE);
+            }
+            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                int tab = line.indexOf('\t');
+                String from = line.substring(0, tab);
+                String to = line.substring(tab + 1);
+                if (from.codePointCount(0, from.length()) != 1 || to.codePointCount(0, to.length()) != 1) {
+                    throw new IllegalStateException("bad line in " + TABLE_RESOURCE + ": " + line);
+                }
+                t.put(from.codePointAt(0), to.codePointAt(0));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        // keys mapped from a lower-cased code point: a key that is itself an upper-case letter would
+        // never be reached, and a value that is a key again would make folding depend on repetition
+        for (Map.Entry<Integer, Integer> e : t.entrySet()) {
+            if (t.containsKey(e.getValue())) {
+                throw new IllegalStateException("folding table is not idempotent at U+" + Integer.toHexString(e.getKey()));
+            }
+        }
+        return Map.copyOf(t);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.simhash.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SimHashV2Test {
+
+    private static final String[] PIECES = {
+        "the", "bank", "rate", "unchanged", "Elasticsearch", "LUCENE", "9.5", "2026", "don't", "e-mail", "国", "國", "家", "统计局",
+        "統計局", "爲", "為", "为", "裡", "裏", "发布", "發佈", "ＡＢＣ", "１２３", "，", "。", "!", " ", "  ", "\n", "\t", "東京の", "서울",
+        "Привет", "Café", "Cafe\u0301", "ﬁ", "👍", "𠀀", "-", "'", "\u3000" };
+
+    static String randomText(Random r) {
+        StringBuilder sb = new StringBuilder();
+        int n = r.nextInt(40);
+        for (int i = 0; i < n; i++) {
+            sb.append(PIECES[r.nextInt(PIECES.length)]);
+            if (r.nextInt(3) == 0) {
+                sb.append(' ');
+            }
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void productionEqualsNaiveReferenceOnRandomText() {
+        Random r = new Random(11);
+        for (int i = 0; i < 3000; i++) {
+            String t = randomText(r);
+            int minFeatures = 1 + r.nextInt(4);
+            assertEquals(ReferenceSimHashV2.fingerprint(List.of(t), minFeatures, null), SimHashV2.fingerprint(t, minFeatures), t);
+            List<String> parts = List.of(randomText(r), randomText(r));
+            assertEquals(ReferenceSimHashV2.fingerprint(parts, 1, null), SimHashV2.fingerprint(parts, 1), parts.toString());
+        }
+    }
+
+    @Test
+    void featuresAreUnigramsAndAdjacentPairsInOrderOfFirstOccurrence() {
+        assertEquals(List.of("a", "b", "a b", "b a", "c", "a c"), new ArrayList<>(SimHashV2.features(List.of("A b a c")).keySet()));
+        assertEquals(Map.of("a", 2, "b", 1, "a b", 1, "b a", 1, "c", 1, "a c", 1), SimHashV2.features(List.of("A b a c")));
+        assertEquals(List.of("国", "家", "国 家"), new ArrayList<>(SimHashV2.features(List.of("國家")).keySet()));
+        // array values are one token sequence: the pair across the boundary is a feature
+        assertTrue(SimHashV2.features(Arrays.asList("bank", null, "rate")).containsKey("bank rate"));
+    }
+
+    @Test
+    void noFeaturesNoFingerprint() {
+        assertTrue(SimHashV2.fingerprint("", 1).isEmpty());
+        assertTrue(SimHashV2.fingerprint("，。！", 1).isEmpty());
+        assertTrue(SimHashV2.fingerprint("hello world", 4).isEmpty());
+        assertTrue(SimHashV2.fingerprint("hello world", 3).isPresent());
+        assertTrue(SimHashV2.fingerprint(List.of("hello"), 1, f -> 0).isEmpty());
+    }
+
+    @Test
+    void invalidArguments() {
+        assertThrows(IllegalArgumentException.class, () -> SimHashV2.fingerprint("x", 0));
+        assertThrows(IllegalArgumentException.class, () -> SimHashV2.fingerprint(List.of("x y"), 1, f -> -1));
+        assertThrows(IllegalArgumentException.class, () -> SimHashV2.fingerprint(List.of("x y"), 1, f -> Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> SimHashV2.fingerprint(List.of("x y"), 1, f -> Double.POSITIVE_INFINITY));
+    }
+
+    @Test
+    void traditionalAndSimplifiedGiveTheSameFingerprint() {
+        assertEquals(SimHashV2.fingerprint("为人民服务，我们在这里", 1), SimHashV2.fingerprint("爲人民服務，我們在這裡", 1));
+    }
+
+    @Test
+    void factorOfOneChangesNothing() {
+        String t = "The central bank left its benchmark interest rate unchanged";
+        assertEquals(SimHashV2.fingerprint(t, 1), SimHashV2.fingerprint(List.of(t), 1, f -> 1.0));
+    }
+}
