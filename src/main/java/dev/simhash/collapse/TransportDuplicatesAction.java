@@ -333,8 +333,13 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             }
             if (field != null && field.getValues().size() == 1 && field.getValue() instanceof String s && s.length() == 16) {
                 try {
-                    currentGroup[doc] = SimHash.parse(s);
-                    hasCurrentGroup.set(doc);
+                    long v = SimHash.parse(s);
+                    // only the exact form this report writes (lowercase hex) counts: "ABCD..." or a 16-character decimal
+                    // is a different keyword for collapse, so it must be overwritten
+                    if (SimHash.toHex(v).equals(s)) {
+                        currentGroup[doc] = v;
+                        hasCurrentGroup.set(doc);
+                    }
                 } catch (IllegalArgumentException e) {
                     // not a value this report writes: it will be overwritten
                 }

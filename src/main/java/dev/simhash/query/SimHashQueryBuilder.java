@@ -19,6 +19,7 @@ import org.elasticsearch.action.get.GetRequest;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.common.xcontent.support.XContentMapValues;
@@ -409,50 +410,72 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         return fp.getAsLong();
     }
 
+    /**
+     * The liked document's fingerprint. With an index: a realtime GET, whose {@code _source} gives it when the processor
+     * wrote it there as a number; otherwise (source disabled or filtered, a hash sent as a string) it is read from doc
+     * values, the way the query reads every other document's fingerprint. Without an index: from doc values, through a
+     * search for the id in every index.
+     */
     private void fetchLike(Client client, Like ref, ActionListener<Long> listener) {
         String hashPath = FingerprintFields.hashPath(field);
-        if (ref.index() != null) {
-            GetRequest get = new GetRequest(ref.index(), ref.id()).routing(ref.routing()).preference("_local")
-                .fetchSourceContext(FetchSourceContext.of(true, new String[] { hashPath }, null));
-            client.get(get, listener.map(response -> {
-                if (!response.isExists()) {
-                    throw new ResourceNotFoundException("[like] document " + ref.describe() + " not found");
-                }
-                return extractHash(ref, response.isSourceEmpty() ? null : response.getSourceAsMap(), hashPath);
-            }));
+        if (ref.index() == null) {
+            fetchLikeFromDocValues(client, ref, new String[0], listener);
             return;
         }
-        SearchRequest search = new SearchRequest().routing(ref.routing()).source(new SearchSourceBuilder()
-            .query(new IdsQueryBuilder().addIds(ref.id())).size(2).fetchSource(new String[] { hashPath }, null));
+        GetRequest get = new GetRequest(ref.index(), ref.id()).routing(ref.routing()).preference("_local")
+            .fetchSourceContext(FetchSourceContext.of(true, new String[] { hashPath }, null));
+        client.get(get, ActionListener.wrap(response -> {
+            if (!response.isExists()) {
+                throw new ResourceNotFoundException("[like] document " + ref.describe() + " not found");
+            }
+            Long fromSource = numericHash(response.isSourceEmpty() ? null : response.getSourceAsMap(), hashPath);
+            if (fromSource != null) {
+                listener.onResponse(fromSource);
+            } else {
+                fetchLikeFromDocValues(client, ref, new String[] { ref.index() }, listener);
+            }
+        }, listener::onFailure));
+    }
+
+    private void fetchLikeFromDocValues(Client client, Like ref, String[] indices, ActionListener<Long> listener) {
+        String hashPath = FingerprintFields.hashPath(field);
+        SearchRequest search = new SearchRequest(indices).routing(ref.routing()).source(new SearchSourceBuilder()
+            .query(new IdsQueryBuilder().addIds(ref.id())).size(2).fetchSource(false).docValueField(hashPath));
         client.search(search, listener.map(response -> {
             SearchHit[] hits = response.getHits().getHits();
             if (hits.length == 0) {
+                if (indices.length > 0) {
+                    // the realtime GET found it: it exists but is not searchable yet, and its _source has no fingerprint
+                    throw new IllegalArgumentException("[like] document " + ref.describe() + " has no fingerprint in [" + hashPath
+                        + "] in its _source, and is not searchable yet to read it from doc values (refresh the index)");
+                }
                 throw new ResourceNotFoundException("[like] document " + ref.describe() + " not found in any index");
             }
             if (hits.length > 1) {
-                List<String> indices = new ArrayList<>();
+                List<String> found = new ArrayList<>();
                 for (SearchHit h : hits) {
-                    indices.add(h.getIndex());
+                    found.add(h.getIndex());
                 }
-                throw new IllegalArgumentException("[like] document " + ref.describe() + " exists in several indices " + indices
+                throw new IllegalArgumentException("[like] document " + ref.describe() + " exists in several indices " + found
                     + ": set [like.index]");
             }
-            return extractHash(ref, hits[0].getSourceAsMap(), hashPath);
+            DocumentField values = hits[0].field(hashPath);
+            Object value = values == null || values.getValues().isEmpty() ? null : values.getValues().get(0);
+            if (value instanceof Number n) {
+                return n.longValue();
+            }
+            throw new IllegalArgumentException("[like] document " + ref.describe() + " has no fingerprint in [" + hashPath + "]");
         }));
     }
 
-    private static long extractHash(Like ref, Map<String, Object> source, String hashPath) {
+    /** The hash from the processor's object in _source when it is a JSON number; null otherwise (read doc values then). */
+    private static Long numericHash(Map<String, Object> source, String hashPath) {
         Object value = source == null ? null : XContentMapValues.extractValue(hashPath, source);
-        if (value instanceof List<?> list && !list.isEmpty()) {
+        if (value instanceof List<?> list && list.size() == 1) {
             value = list.get(0);
         }
-        if (value instanceof Number n) {
-            return n.longValue();
-        }
-        if (value instanceof String s) {
-            return parseHash(s);
-        }
-        throw new IllegalArgumentException("[like] document " + ref.describe() + " has no fingerprint in [" + hashPath + "]");
+        // a string would be coerced by the long field as a decimal: leave every string to the doc values, never guess
+        return value instanceof Long || value instanceof Integer ? ((Number) value).longValue() : null;
     }
 
     @Override

@@ -305,4 +305,40 @@ class UnusualRequestsIT {
         assertEquals(400, a.status(), a.toString());
         assertTrue(a.body().contains("failed to parse filter for alias [unusual-alias]"), a.toString());
     }
+
+    // ---- item 3: like reads the liked document's fingerprint from doc values when _source cannot give it ----
+
+    @Test
+    void likeWorksWithSourceDisabledAndWithAHashSentAsADecimalString() {
+        String noSource = "unusual-nosource";
+        String mapping = QueryIT.mapping(2).replaceFirst("\"mappings\": \\{", "\"mappings\": {\"_source\": {\"enabled\": false}, ");
+        rest.ok("PUT", "/" + noSource, mapping);
+        long near = STORED ^ 0b10110L; // 3 bits away
+        long far = STORED ^ 0xFFFF0000FFFF0000L; // 32 bits away
+        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-a", toJson(Map.of("simhash", SimHashProcessor.storedForm(STORED))));
+        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-b", toJson(Map.of("simhash", SimHashProcessor.storedForm(near))));
+        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-c?refresh=true", toJson(Map.of("simhash", SimHashProcessor.storedForm(far))));
+        for (Object like : List.of(Map.of("index", noSource, "id", "nosrc-a"), "nosrc-a")) {
+            Rest.Answer a = rest.post("/" + noSource + "/_search", toJson(Map.of("query", Map.of("simhash",
+                Map.of("field", "simhash", "like", like, "max_distance", 3)))));
+            assertEquals(200, a.status(), like + " -> " + a);
+            List<Map<String, Object>> hits = a.at("hits.hits");
+            List<String> ids = new ArrayList<>();
+            hits.forEach(h -> ids.add((String) h.get("_id")));
+            ids.sort(Comparator.naturalOrder());
+            assertEquals(List.of("nosrc-a", "nosrc-b"), ids, like + " -> " + a);
+        }
+        // a hash sent as a 16-digit decimal string: the long field reads it as decimal, and so must like
+        long decimal = 1234567890123456L;
+        Map<String, Object> form = new LinkedHashMap<>(SimHashProcessor.storedForm(decimal));
+        form.put("hash", Long.toString(decimal));
+        rest.ok("PUT", "/" + FP_INDEX + "/_doc/decimal-string?refresh=true", toJson(Map.of("body", "y", "simhash", form)));
+        Rest.Answer a = rest.post("/" + FP_INDEX + "/_search", toJson(Map.of("query", Map.of("simhash",
+            Map.of("field", "simhash", "like", Map.of("index", FP_INDEX, "id", "decimal-string"), "max_distance", 0)))));
+        assertEquals(200, a.status(), a.toString());
+        List<Map<String, Object>> hits = a.at("hits.hits");
+        assertEquals(1, hits.size(), a.toString());
+        assertEquals("decimal-string", hits.get(0).get("_id"), a.toString());
+        rest.delete("/" + noSource);
+    }
 }
