@@ -1,11 +1,5 @@
 package dev.simhash.core;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.util.HashMap;
 import java.util.Map;
@@ -66,27 +60,12 @@ public final class CharFolding {
 
     private static Map<Integer, Integer> load() {
         Map<Integer, Integer> t = new HashMap<>();
-        try (InputStream in = CharFolding.class.getResourceAsStream(TABLE_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + TABLE_RESOURCE);
+        TsvResource.read(CharFolding.class, TABLE_RESOURCE, (from, to) -> {
+            if (from.codePointCount(0, from.length()) != 1 || to.codePointCount(0, to.length()) != 1) {
+                throw new IllegalStateException("bad line in " + TABLE_RESOURCE + ": " + from + "\t" + to);
             }
-            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.isEmpty() || line.startsWith("#")) {
-                    continue;
-                }
-                int tab = line.indexOf('\t');
-                String from = line.substring(0, tab);
-                String to = line.substring(tab + 1);
-                if (from.codePointCount(0, from.length()) != 1 || to.codePointCount(0, to.length()) != 1) {
-                    throw new IllegalStateException("bad line in " + TABLE_RESOURCE + ": " + line);
-                }
-                t.put(from.codePointAt(0), to.codePointAt(0));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+            t.put(from.codePointAt(0), to.codePointAt(0));
+        });
         // keys mapped from a lower-cased code point: a key that is itself an upper-case letter would
         // never be reached, and a value that is a key again would make folding depend on repetition
         for (Map.Entry<Integer, Integer> e : t.entrySet()) {

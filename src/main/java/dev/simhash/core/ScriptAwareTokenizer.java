@@ -1,14 +1,10 @@
 package dev.simhash.core;
 
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.Tokenizer;
 import org.apache.lucene.analysis.cn.smart.HMMChineseTokenizer;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +24,6 @@ public final class ScriptAwareTokenizer {
         HAN_WORDS
     }
 
-    private static final String FIELD = "simhash";
     private static final Analyzer STANDARD = analyzer(false);
     private static final Analyzer SMARTCN = analyzer(true);
 
@@ -80,17 +75,7 @@ public final class ScriptAwareTokenizer {
     }
 
     private static void run(Analyzer analyzer, String text, List<String> out) {
-        try (TokenStream ts = analyzer.tokenStream(FIELD, text)) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                out.add(term.toString());
-            }
-            ts.end();
-        } catch (IOException e) {
-            // analyzing an in-memory string does no I/O
-            throw new UncheckedIOException(e);
-        }
+        AnalyzerTokens.forEach(analyzer, text, out::add);
     }
 
     private static Analyzer analyzer(boolean smartcn) {

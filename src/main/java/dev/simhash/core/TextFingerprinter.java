@@ -1,11 +1,7 @@
 package dev.simhash.core;
 
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.OptionalLong;
 
 /** Fingerprints whole texts: analyzer tokens to features to a simhash-v1 fingerprint. Thread-safe. */
@@ -46,16 +42,6 @@ public final class TextFingerprinter {
     }
 
     private void addTokens(String text, FeatureBag bag) {
-        try (TokenStream ts = analyzer.tokenStream(FIELD, text)) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                bag.addToken(term.toString());
-            }
-            ts.end();
-        } catch (IOException e) {
-            // analyzing an in-memory string does no I/O
-            throw new UncheckedIOException(e);
-        }
+        AnalyzerTokens.forEach(analyzer, text, bag::addToken);
     }
 }

@@ -4,6 +4,7 @@ import com.dynatrace.hash4j.similarity.ElementHashProvider;
 import com.dynatrace.hash4j.similarity.SimilarityHasher;
 import com.dynatrace.hash4j.similarity.SimilarityHashing;
 
+import dev.simhash.core.AnalyzerTokens;
 import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintOptions;
@@ -54,16 +55,7 @@ public final class FingerprintBench {
 
     static List<String> tokens(Analyzer analyzer, String text) {
         List<String> out = new ArrayList<>();
-        try (TokenStream ts = analyzer.tokenStream("f", text)) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                out.add(term.toString());
-            }
-            ts.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        AnalyzerTokens.forEach(analyzer, text, out::add);
         return out;
     }
 

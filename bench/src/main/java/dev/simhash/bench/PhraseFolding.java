@@ -1,13 +1,8 @@
 package dev.simhash.bench;
 
 import dev.simhash.core.CharFolding;
+import dev.simhash.core.TsvResource;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -30,27 +25,13 @@ public final class PhraseFolding {
     private static final int MAX_KEY_CHARS;
 
     static {
-        int max = 0;
-        try (InputStream in = PhraseFolding.class.getResourceAsStream(TABLE_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + TABLE_RESOURCE);
-            }
-            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.isEmpty() || line.startsWith("#")) {
-                    continue;
-                }
-                int tab = line.indexOf('\t');
-                String k = line.substring(0, tab);
-                TABLE.put(k, line.substring(tab + 1));
-                FIRST.add(k.charAt(0));
-                max = Math.max(max, k.length());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        MAX_KEY_CHARS = max;
+        int[] max = { 0 };
+        TsvResource.read(PhraseFolding.class, TABLE_RESOURCE, (k, v) -> {
+            TABLE.put(k, v);
+            FIRST.add(k.charAt(0));
+            max[0] = Math.max(max[0], k.length());
+        });
+        MAX_KEY_CHARS = max[0];
     }
 
     private PhraseFolding() {}

@@ -1,0 +1,32 @@
+package dev.simhash.core;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.function.Consumer;
+
+/** Runs an analyzer over an in-memory text and hands each token's term to a consumer: the one token loop of core. */
+public final class AnalyzerTokens {
+
+    private static final String FIELD = "simhash";
+
+    private AnalyzerTokens() {}
+
+    /** Every token the analyzer emits for {@code text}, in order. */
+    public static void forEach(Analyzer analyzer, String text, Consumer<String> token) {
+        try (TokenStream ts = analyzer.tokenStream(FIELD, text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                token.accept(term.toString());
+            }
+            ts.end();
+        } catch (IOException e) {
+            // analyzing an in-memory string does no I/O
+            throw new UncheckedIOException(e);
+        }
+    }
+}
