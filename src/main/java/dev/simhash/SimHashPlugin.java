@@ -10,6 +10,8 @@ import dev.simhash.collapse.RestDuplicatesAction;
 import dev.simhash.collapse.RestFoldAction;
 import dev.simhash.collapse.TransportDuplicatesAction;
 import dev.simhash.ingest.SimHashProcessor;
+import dev.simhash.mapper.HexFormat;
+import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.query.SimHashQueryBuilder;
 import dev.simhash.script.SimHashScriptEngine;
 
@@ -24,17 +26,20 @@ import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenizerFactory;
+import org.elasticsearch.index.mapper.Mapper;
 import org.elasticsearch.indices.analysis.AnalysisModule.AnalysisProvider;
 import org.elasticsearch.ingest.Processor;
 import org.elasticsearch.plugins.ActionPlugin;
 import org.elasticsearch.plugins.AnalysisPlugin;
 import org.elasticsearch.plugins.IngestPlugin;
+import org.elasticsearch.plugins.MapperPlugin;
 import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.plugins.ScriptPlugin;
 import org.elasticsearch.plugins.SearchPlugin;
 import org.elasticsearch.rest.RestHandler;
 import org.elasticsearch.script.ScriptContext;
 import org.elasticsearch.script.ScriptEngine;
+import org.elasticsearch.search.DocValueFormat;
 import org.elasticsearch.tasks.Task;
 
 import java.util.Collection;
@@ -44,7 +49,8 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /** Entry point of the simhash plugin: wires the components into Elasticsearch and holds no logic. */
-public final class SimHashPlugin extends Plugin implements ActionPlugin, AnalysisPlugin, IngestPlugin, SearchPlugin, ScriptPlugin {
+public final class SimHashPlugin extends Plugin implements ActionPlugin, AnalysisPlugin, IngestPlugin, MapperPlugin, SearchPlugin,
+    ScriptPlugin {
 
     // the fold reads index settings (index.max_result_window) from the cluster state when a request runs
     private final SetOnce<ClusterService> clusterService = new SetOnce<>();
@@ -73,6 +79,11 @@ public final class SimHashPlugin extends Plugin implements ActionPlugin, Analysi
     }
 
     @Override
+    public Map<String, Mapper.TypeParser> getMappers() {
+        return Map.of(SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.PARSER);
+    }
+
+    @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
         return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(parameters.analysisRegistry));
     }
@@ -95,7 +106,9 @@ public final class SimHashPlugin extends Plugin implements ActionPlugin, Analysi
     @Override
     public List<NamedWriteableRegistry.Entry> getNamedWriteables() {
         // the report's task status, read back by _tasks from other nodes and from the .tasks index
-        return List.of(new NamedWriteableRegistry.Entry(Task.Status.class, DuplicatesStatus.NAME, DuplicatesStatus::new));
+        // and the hex format of simhash fields' doc values, sent with search results between nodes
+        return List.of(new NamedWriteableRegistry.Entry(Task.Status.class, DuplicatesStatus.NAME, DuplicatesStatus::new),
+            new NamedWriteableRegistry.Entry(DocValueFormat.class, HexFormat.NAME, in -> HexFormat.INSTANCE));
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.simhash.analysis;
 
 import dev.simhash.core.FingerprintOptions;
-import dev.simhash.core.Weighting;
+import dev.simhash.core.FingerprintSpec;
 
 import org.apache.lucene.analysis.TokenStream;
 import org.elasticsearch.common.settings.Settings;
@@ -10,13 +10,21 @@ import org.elasticsearch.index.IndexSettings;
 import org.elasticsearch.index.analysis.AbstractTokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** Builds the {@code simhash} token filter from its index settings. */
 public final class SimHashTokenFilterFactory extends AbstractTokenFilterFactory {
 
     public static final String NAME = "simhash";
-    static final Set<String> SETTINGS = Set.of("output", "weighting", "shingle_size", "min_features");
+    static final String OUTPUT = "output";
+    /** The fingerprint options a filter takes: its tokens come from the chain, so it has no analyzer. */
+    static final List<String> SPEC_OPTIONS = List.of(FingerprintSpec.VERSION, FingerprintSpec.SHINGLE_SIZE, FingerprintSpec.WEIGHTING,
+        FingerprintSpec.MIN_FEATURES);
+    static final Set<String> SETTINGS = Set.of(OUTPUT, FingerprintSpec.VERSION, FingerprintSpec.SHINGLE_SIZE, FingerprintSpec.WEIGHTING,
+        FingerprintSpec.MIN_FEATURES);
 
     private final FingerprintOptions options;
     private final SimHashTokenFilter.Output output;
@@ -25,21 +33,17 @@ public final class SimHashTokenFilterFactory extends AbstractTokenFilterFactory 
         super(name);
         StrictSettings s = new StrictSettings(settings, "token filter", name, SETTINGS);
         try {
-            this.output = SimHashTokenFilter.Output.fromOption(s.string("output", "hash"));
-            this.options = new FingerprintOptions(
-                s.integer("shingle_size", FingerprintOptions.DEFAULT_SHINGLE_SIZE),
-                weighting(s.string("weighting", Weighting.DEFAULT.optionName())),
-                s.integer("min_features", FingerprintOptions.DEFAULT_MIN_FEATURES));
+            this.output = SimHashTokenFilter.Output.fromOption(s.string(OUTPUT, "hash"));
+            Map<String, Object> raw = new HashMap<>();
+            for (String option : SPEC_OPTIONS) {
+                String value = settings.get(option);
+                if (value != null) {
+                    raw.put(option, value);
+                }
+            }
+            this.options = FingerprintSpec.parse(raw, SPEC_OPTIONS).options();
         } catch (IllegalArgumentException e) {
             throw s.invalid(e);
-        }
-    }
-
-    private static Weighting weighting(String value) {
-        try {
-            return Weighting.fromOption(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("[weighting] " + e.getMessage());
         }
     }
 

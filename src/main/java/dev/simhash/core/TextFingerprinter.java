@@ -41,6 +41,16 @@ public final class TextFingerprinter {
         return bag.fingerprint();
     }
 
+    /** An empty bag with this fingerprinter's options, to fill with {@link #addText} value by value. */
+    public FeatureBag newBag() {
+        return new FeatureBag(options);
+    }
+
+    /** Adds the features of one more text (e.g. the next value of an array) to a bag, as {@link #fingerprint(Iterable)} does. */
+    public void addText(String text, FeatureBag bag) {
+        addTokens(text, bag);
+    }
+
     private void addTokens(String text, FeatureBag bag) {
         AnalyzerTokens.forEach(analyzer, text, bag::addToken);
     }

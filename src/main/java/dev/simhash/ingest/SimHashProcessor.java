@@ -1,12 +1,10 @@
 package dev.simhash.ingest;
 
-import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintFields;
-import dev.simhash.core.FingerprintOptions;
+import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
-import dev.simhash.core.Weighting;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.elasticsearch.index.analysis.AnalysisRegistry;
@@ -30,7 +28,6 @@ public final class SimHashProcessor extends AbstractProcessor {
 
     public static final String TYPE = "simhash";
     public static final String DEFAULT_TARGET_FIELD = "simhash";
-    public static final String DEFAULT_ANALYZER = FeatureAnalyzer.DEFAULT.optionName();
 
     private final String field;
     private final String targetField;
@@ -153,53 +150,49 @@ public final class SimHashProcessor extends AbstractProcessor {
             String field = ConfigurationUtils.readStringProperty(TYPE, tag, config, "field");
             String targetField = ConfigurationUtils.readStringProperty(TYPE, tag, config, "target_field", DEFAULT_TARGET_FIELD);
             boolean ignoreMissing = ConfigurationUtils.readBooleanProperty(TYPE, tag, config, "ignore_missing", false);
-            String analyzerName = ConfigurationUtils.readStringProperty(TYPE, tag, config, "analyzer", DEFAULT_ANALYZER);
-            String weightingName = ConfigurationUtils.readStringProperty(TYPE, tag, config, "weighting", Weighting.DEFAULT.optionName());
-            int shingleSize = ConfigurationUtils.readIntProperty(TYPE, tag, config, "shingle_size", FingerprintOptions.DEFAULT_SHINGLE_SIZE);
-            int minFeatures = ConfigurationUtils.readIntProperty(TYPE, tag, config, "min_features", FingerprintOptions.DEFAULT_MIN_FEATURES);
             if (field.isEmpty()) {
                 throw ConfigurationUtils.newConfigurationException(TYPE, tag, "field", "must not be empty");
             }
             if (targetField.isEmpty()) {
                 throw ConfigurationUtils.newConfigurationException(TYPE, tag, "target_field", "must not be empty");
             }
-            Weighting weighting;
-            try {
-                weighting = Weighting.fromOption(weightingName);
-            } catch (IllegalArgumentException e) {
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "weighting", e.getMessage());
+            Map<String, Object> raw = new LinkedHashMap<>();
+            for (String option : FingerprintSpec.OPTIONS) {
+                Object value = config.remove(option);
+                if (value != null) {
+                    raw.put(option, value);
+                }
             }
-            FingerprintOptions options;
             try {
-                options = new FingerprintOptions(shingleSize, weighting, minFeatures);
+                FingerprintSpec spec = FingerprintSpec.parse(raw);
+                // the node's global analyzers: an ingest node has no index at hand
+                TextFingerprinter fingerprinter = spec.fingerprinter(this::globalAnalyzer);
+                return new SimHashProcessor(tag, description, field, targetField, ignoreMissing, fingerprinter);
             } catch (IllegalArgumentException e) {
-                String option = e.getMessage().startsWith("[shingle_size]") ? "shingle_size" : "min_features";
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, option, e.getMessage().replaceFirst("^\\[[a-z_]+\\] ", ""));
+                String option = optionOf(e.getMessage());
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, option,
+                    e.getMessage().startsWith("[" + option + "] ") ? e.getMessage().substring(option.length() + 3) : e.getMessage());
             }
-            Analyzer analyzer = resolveAnalyzer(tag, analyzerName);
-            return new SimHashProcessor(tag, description, field, targetField, ignoreMissing, new TextFingerprinter(analyzer, options));
         }
 
-        /** Our built-in feature analyzers first (simhash-v1), then the node's global analyzers (e.g. a plugin's). */
-        private Analyzer resolveAnalyzer(String tag, String name) throws Exception {
-            for (FeatureAnalyzer a : FeatureAnalyzer.values()) {
-                if (a.optionName().equals(name)) {
-                    return a.analyzer();
+        private Analyzer globalAnalyzer(String name) {
+            if (analysisRegistry == null) {
+                return null;
+            }
+            try {
+                return analysisRegistry.getAnalyzer(name);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private static String optionOf(String message) {
+            for (String option : FingerprintSpec.OPTIONS) {
+                if (message != null && message.startsWith("[" + option + "]")) {
+                    return option;
                 }
             }
-            Analyzer global = null;
-            if (analysisRegistry != null) {
-                try {
-                    global = analysisRegistry.getAnalyzer(name);
-                } catch (IllegalArgumentException e) {
-                    throw ConfigurationUtils.newConfigurationException(TYPE, tag, "analyzer", e.getMessage());
-                }
-            }
-            if (global == null) {
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "analyzer", "unknown analyzer [" + name
-                    + "]: use one of [default, standard, whitespace] or the name of a global analyzer");
-            }
-            return global;
+            return FingerprintSpec.ANALYZER;
         }
     }
 }

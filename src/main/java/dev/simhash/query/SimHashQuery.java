@@ -1,6 +1,7 @@
 package dev.simhash.query;
 
 import dev.simhash.core.BlockProbes;
+import dev.simhash.core.BlockTermLayout;
 import dev.simhash.core.SimHash;
 
 import org.apache.lucene.index.DocValues;
@@ -24,7 +25,6 @@ import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.DocIdSetBuilder;
 
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -46,17 +46,14 @@ final class SimHashQuery extends Query {
     static final int SEEK_RATIO = 4;
 
     private final String hashField;
-    private final String[] blockFields;
+    private final BlockTermLayout blocks;
     private final long hash;
     private final int maxDistance;
 
-    SimHashQuery(String hashField, String[] blockFields, long hash, int maxDistance) {
+    SimHashQuery(String hashField, BlockTermLayout blocks, long hash, int maxDistance) {
         BlockProbes.checkMaxDistance(maxDistance);
-        if (blockFields.length != SimHash.BLOCKS) {
-            throw new IllegalArgumentException("expected " + SimHash.BLOCKS + " block fields, got " + blockFields.length);
-        }
         this.hashField = hashField;
-        this.blockFields = blockFields.clone();
+        this.blocks = blocks;
         this.hash = hash;
         this.maxDistance = maxDistance;
     }
@@ -87,22 +84,6 @@ final class SimHashQuery extends Query {
         return boost * (SimHash.BITS - distance) / SimHash.BITS;
     }
 
-    /** Parses a 4-hex-digit block term; -1 for anything else (data not written by our processor). */
-    static int parseBlockTerm(BytesRef term) {
-        if (term.length != 4) {
-            return -1;
-        }
-        int v = 0;
-        for (int i = 0; i < 4; i++) {
-            int d = Character.digit(term.bytes[term.offset + i], 16);
-            if (d < 0) {
-                return -1;
-            }
-            v = (v << 4) | d;
-        }
-        return v;
-    }
-
     /**
      * Candidate documents of one segment from the block fields, or null when the segment should be
      * scanned because the candidates would cover more than a {@code 1/SCAN_FRACTION} of it.
@@ -114,7 +95,7 @@ final class SimHashQuery extends Query {
         DocIdSetBuilder builder = new DocIdSetBuilder(reader.maxDoc());
         PostingsEnum postings = null;
         for (int j = 0; j < SimHash.BLOCKS; j++) {
-            Terms terms = reader.terms(blockFields[j]);
+            Terms terms = reader.terms(blocks.field(j));
             if (terms == null) {
                 continue;
             }
@@ -124,7 +105,7 @@ final class SimHashQuery extends Query {
             int probes = BlockProbes.countWithin(perBlockRadius);
             if (termCount < 0 || probes <= termCount / SEEK_RATIO) {
                 for (int value : BlockProbes.within(queryBlock, perBlockRadius)) {
-                    if (te.seekExact(new BytesRef(SimHash.blockTerm(value)))) {
+                    if (te.seekExact(blocks.term(j, value))) {
                         covered += te.docFreq();
                         if (covered > limit) {
                             return null;
@@ -134,9 +115,12 @@ final class SimHashQuery extends Query {
                     }
                 }
             } else {
-                // more probes than a fraction of the distinct terms: walk the (at most 65536) terms once
-                for (BytesRef term = te.next(); term != null; term = te.next()) {
-                    int value = parseBlockTerm(term);
+                // more probes than a fraction of the distinct terms: walk the block's (at most 65536) terms once
+                BytesRef start = blocks.blockStart(j);
+                TermsEnum.SeekStatus status = start.length == 0 ? TermsEnum.SeekStatus.FOUND : te.seekCeil(start);
+                BytesRef first = status == TermsEnum.SeekStatus.END ? null : start.length == 0 ? te.next() : te.term();
+                for (BytesRef term = first; term != null && !blocks.pastBlock(j, term); term = te.next()) {
+                    int value = blocks.value(j, term);
                     if (value >= 0 && Integer.bitCount(value ^ queryBlock) <= perBlockRadius) {
                         covered += te.docFreq();
                         if (covered > limit) {
@@ -287,11 +271,11 @@ final class SimHashQuery extends Query {
             && hash == ((SimHashQuery) other).hash
             && maxDistance == ((SimHashQuery) other).maxDistance
             && hashField.equals(((SimHashQuery) other).hashField)
-            && Arrays.equals(blockFields, ((SimHashQuery) other).blockFields);
+            && blocks.equals(((SimHashQuery) other).blocks);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), hashField, Arrays.hashCode(blockFields), hash, maxDistance);
+        return Objects.hash(classHash(), hashField, blocks, hash, maxDistance);
     }
 }

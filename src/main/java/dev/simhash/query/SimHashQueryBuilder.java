@@ -1,14 +1,15 @@
 package dev.simhash.query;
 
 import dev.simhash.core.BlockProbes;
-import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FingerprintFields;
-import dev.simhash.core.FingerprintOptions;
+import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
-import dev.simhash.core.Weighting;
+import dev.simhash.mapper.FingerprintField;
+import dev.simhash.mapper.SimHashFieldType;
 
-import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.SetOnce;
@@ -23,7 +24,6 @@ import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.common.xcontent.support.XContentMapValues;
-import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.query.IdsQueryBuilder;
 import org.elasticsearch.index.query.LeafQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilder;
@@ -38,6 +38,7 @@ import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,8 +47,9 @@ import java.util.function.Supplier;
 
 /**
  * The {@code simhash} query: documents whose stored fingerprint is within {@code max_distance} bits
- * of a hash, of the fingerprint of a text, or of an indexed document's fingerprint. Exact for every
- * distance 0..64; scored (64 - distance) / 64 times boost.
+ * of a hash, of the fingerprint of a text, or of an indexed document's fingerprint; or, with {@code k},
+ * the k nearest documents of each shard. Exact for every distance 0..64; scored (64 - distance) / 64
+ * times boost. The field is a {@code simhash} field or the object the ingest processor writes.
  */
 public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuilder> {
 
@@ -59,10 +61,10 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
     static final ParseField TEXT = new ParseField("text");
     static final ParseField LIKE = new ParseField("like");
     static final ParseField MAX_DISTANCE = new ParseField("max_distance");
-    static final ParseField ANALYZER = new ParseField("analyzer");
-    static final ParseField SHINGLE_SIZE = new ParseField("shingle_size");
-    static final ParseField WEIGHTING = new ParseField("weighting");
-    static final ParseField MIN_FEATURES = new ParseField("min_features");
+    static final ParseField K = new ParseField("k");
+    static final ParseField INCLUDE = new ParseField("include");
+    /** The largest {@code k}, as for {@code knn}. */
+    public static final int MAX_K = 10_000;
 
     /** A reference to an indexed document whose fingerprint is the query ({@code index} null: search all indices). */
     public record Like(String index, String id, String routing) {
@@ -77,20 +79,28 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         }
     }
 
+    /** The liked document once fetched: its fingerprint and the concrete index it was found in. */
+    record LikedDocument(long hash, String index) {}
+
     private final String field;
     private Long hash;
     private String text;
-    private String analyzer = FeatureAnalyzer.DEFAULT.optionName();
-    private FingerprintOptions options = FingerprintOptions.DEFAULTS;
+    /** Fingerprint options given with {@code text}, as users write them (only those given: the rest come from the field). */
+    private Map<String, Object> textOptions = Map.of();
     private Like like;
-    private int maxDistance = DEFAULT_MAX_DISTANCE;
-    private final Supplier<Long> likeSupplier;
+    private boolean include;
+    private Integer maxDistance;
+    private Integer k;
+    /** After a {@code like} is fetched without {@code include}: the liked document, left out of the hits. */
+    private String excludeIndex;
+    private String excludeId;
+    private final Supplier<LikedDocument> likeSupplier;
 
     public SimHashQueryBuilder(String field) {
         this(field, null);
     }
 
-    private SimHashQueryBuilder(String field, Supplier<Long> likeSupplier) {
+    private SimHashQueryBuilder(String field, Supplier<LikedDocument> likeSupplier) {
         if (field == null || field.isEmpty()) {
             throw new IllegalArgumentException("[" + NAME + "] requires a non-empty [field]");
         }
@@ -103,12 +113,15 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         field = in.readString();
         hash = in.readOptionalLong();
         text = in.readOptionalString();
-        analyzer = in.readString();
-        options = new FingerprintOptions(in.readVInt(), Weighting.fromOption(in.readString()), in.readVInt());
+        textOptions = in.readGenericMap();
         if (in.readBoolean()) {
             like = new Like(in.readOptionalString(), in.readString(), in.readOptionalString());
         }
-        maxDistance = in.readVInt();
+        include = in.readBoolean();
+        maxDistance = in.readOptionalVInt();
+        k = in.readOptionalVInt();
+        excludeIndex = in.readOptionalString();
+        excludeId = in.readOptionalString();
         likeSupplier = null;
     }
 
@@ -120,17 +133,18 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         out.writeString(field);
         out.writeOptionalLong(hash);
         out.writeOptionalString(text);
-        out.writeString(analyzer);
-        out.writeVInt(options.shingleSize());
-        out.writeString(options.weighting().optionName());
-        out.writeVInt(options.minFeatures());
+        out.writeGenericMap(textOptions);
         out.writeBoolean(like != null);
         if (like != null) {
             out.writeOptionalString(like.index());
             out.writeString(like.id());
             out.writeOptionalString(like.routing());
         }
-        out.writeVInt(maxDistance);
+        out.writeBoolean(include);
+        out.writeOptionalVInt(maxDistance);
+        out.writeOptionalVInt(k);
+        out.writeOptionalString(excludeIndex);
+        out.writeOptionalString(excludeId);
     }
 
     public String field() {
@@ -149,18 +163,29 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         return like;
     }
 
-    /** Analyzer name used to fingerprint {@code text}. */
-    public String analyzer() {
-        return analyzer;
+    /** The fingerprint options given with {@code text} (option name to value as users write it); the rest take their defaults. */
+    public Map<String, Object> textOptions() {
+        return textOptions;
     }
 
-    /** Feature settings used to fingerprint {@code text}. */
-    public FingerprintOptions textOptions() {
-        return options;
+    /** The spec that fingerprints {@code text} on the processor's object form: the options given, defaults for the rest. */
+    public FingerprintSpec textSpec() {
+        return FingerprintSpec.parse(textOptions);
     }
 
+    /** The radius: {@code max_distance}, or its default (3; with {@code k}: 64, i.e. no limit). */
     public int maxDistance() {
-        return maxDistance;
+        return maxDistance != null ? maxDistance : k != null ? SimHash.BITS : DEFAULT_MAX_DISTANCE;
+    }
+
+    /** The number of nearest documents per shard, or null (every document within {@code max_distance}). */
+    public Integer k() {
+        return k;
+    }
+
+    /** Whether a {@code like} query keeps the liked document among the hits (default: it is left out). */
+    public boolean include() {
+        return include;
     }
 
     public SimHashQueryBuilder hash(long hash) {
@@ -173,10 +198,21 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         return this;
     }
 
-    /** Feature settings used to fingerprint {@code text}: the same names and defaults as the ingest processor. */
-    public SimHashQueryBuilder textOptions(String analyzer, FingerprintOptions options) {
-        this.analyzer = Objects.requireNonNull(analyzer, "[analyzer] must not be null");
-        this.options = Objects.requireNonNull(options);
+    /**
+     * Fingerprint options for {@code text} (names and values as in the processor's options). On a {@code simhash}
+     * field they may only repeat the field's own; on the processor's object form, those not given take their defaults.
+     *
+     * @throws IllegalArgumentException naming the option when one is unknown or invalid
+     */
+    public SimHashQueryBuilder textOptions(Map<String, ?> options) {
+        FingerprintSpec.parse(options); // validates, with the option named
+        Map<String, Object> canonical = new LinkedHashMap<>();
+        for (Map.Entry<String, ?> e : options.entrySet()) {
+            if (e.getValue() != null) {
+                canonical.put(e.getKey(), FingerprintSpec.canonicalValue(e.getKey(), e.getValue()));
+            }
+        }
+        this.textOptions = Map.copyOf(canonical);
         return this;
     }
 
@@ -185,9 +221,25 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         return this;
     }
 
-    public SimHashQueryBuilder maxDistance(int maxDistance) {
-        BlockProbes.checkMaxDistance(maxDistance);
+    public SimHashQueryBuilder maxDistance(Integer maxDistance) {
+        if (maxDistance != null) {
+            BlockProbes.checkMaxDistance(maxDistance);
+        }
         this.maxDistance = maxDistance;
+        return this;
+    }
+
+    /** Returns the k nearest documents of each shard (within {@code max_distance} when it is given too). */
+    public SimHashQueryBuilder k(Integer k) {
+        if (k != null && (k < 1 || k > MAX_K)) {
+            throw new IllegalArgumentException("[k] must be between 1 and " + MAX_K + ", got [" + k + "]");
+        }
+        this.k = k;
+        return this;
+    }
+
+    public SimHashQueryBuilder include(boolean include) {
+        this.include = include;
         return this;
     }
 
@@ -210,10 +262,11 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         }
         if (text != null) {
             builder.field(TEXT.getPreferredName(), text);
-            builder.field(ANALYZER.getPreferredName(), analyzer);
-            builder.field(SHINGLE_SIZE.getPreferredName(), options.shingleSize());
-            builder.field(WEIGHTING.getPreferredName(), options.weighting().optionName());
-            builder.field(MIN_FEATURES.getPreferredName(), options.minFeatures());
+            for (String option : FingerprintSpec.OPTIONS) {
+                if (textOptions.containsKey(option)) {
+                    builder.field(option, textOptions.get(option));
+                }
+            }
         }
         if (like != null) {
             builder.startObject(LIKE.getPreferredName());
@@ -225,8 +278,16 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
                 builder.field("routing", like.routing());
             }
             builder.endObject();
+            if (include) {
+                builder.field(INCLUDE.getPreferredName(), true);
+            }
         }
-        builder.field(MAX_DISTANCE.getPreferredName(), maxDistance);
+        if (maxDistance != null) {
+            builder.field(MAX_DISTANCE.getPreferredName(), maxDistance);
+        }
+        if (k != null) {
+            builder.field(K.getPreferredName(), k);
+        }
         boostAndQueryNameToXContent(builder);
         builder.endObject();
     }
@@ -238,10 +299,9 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         String text = null;
         Like like = null;
         Integer maxDistance = null;
-        String analyzer = FeatureAnalyzer.DEFAULT.optionName();
-        Integer shingleSize = null;
-        String weighting = null;
-        Integer minFeatures = null;
+        Integer k = null;
+        Boolean include = null;
+        Map<String, Object> options = new LinkedHashMap<>();
         float boost = DEFAULT_BOOST;
         String queryName = null;
         String current = null;
@@ -263,14 +323,12 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
                         like = new Like(null, parser.text(), null);
                     } else if (MAX_DISTANCE.match(current, parser.getDeprecationHandler())) {
                         maxDistance = parser.intValue(false);
-                    } else if (ANALYZER.match(current, parser.getDeprecationHandler())) {
-                        analyzer = parser.text();
-                    } else if (SHINGLE_SIZE.match(current, parser.getDeprecationHandler())) {
-                        shingleSize = parser.intValue(false);
-                    } else if (WEIGHTING.match(current, parser.getDeprecationHandler())) {
-                        weighting = parser.text();
-                    } else if (MIN_FEATURES.match(current, parser.getDeprecationHandler())) {
-                        minFeatures = parser.intValue(false);
+                    } else if (K.match(current, parser.getDeprecationHandler())) {
+                        k = parser.intValue(false);
+                    } else if (INCLUDE.match(current, parser.getDeprecationHandler())) {
+                        include = parser.booleanValue();
+                    } else if (FingerprintSpec.OPTIONS.contains(current)) {
+                        options.put(current, token == XContentParser.Token.VALUE_NUMBER ? parser.numberValue() : parser.text());
                     } else if (BOOST_FIELD.match(current, parser.getDeprecationHandler())) {
                         boost = parser.floatValue();
                     } else if (NAME_FIELD.match(current, parser.getDeprecationHandler())) {
@@ -297,38 +355,27 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
             throw new ParsingException(parser.getTokenLocation(),
                 "[" + NAME + "] query requires exactly one of [hash], [text] or [like], got " + inputs);
         }
-        if (text == null && (shingleSize != null || weighting != null || minFeatures != null
-            || !analyzer.equals(FeatureAnalyzer.DEFAULT.optionName()))) {
+        if (text == null && !options.isEmpty()) {
             throw new ParsingException(parser.getTokenLocation(),
-                "[" + NAME + "] [analyzer], [shingle_size], [weighting] and [min_features] only apply to [text]");
+                "[" + NAME + "] " + options.keySet().stream().map(o -> "[" + o + "]").toList() + " only apply to [text]");
+        }
+        if (include != null && like == null) {
+            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [include] only applies to [like]");
         }
         SimHashQueryBuilder builder = new SimHashQueryBuilder(field);
         try {
             if (hash != null) {
                 builder.hash(hash);
             } else if (text != null) {
-                builder.text(text).textOptions(analyzer, new FingerprintOptions(
-                    shingleSize == null ? FingerprintOptions.DEFAULT_SHINGLE_SIZE : shingleSize,
-                    weighting == null ? Weighting.DEFAULT : weightingOption(weighting),
-                    minFeatures == null ? FingerprintOptions.DEFAULT_MIN_FEATURES : minFeatures));
+                builder.text(text).textOptions(options);
             } else {
-                builder.like(like);
+                builder.like(like).include(include != null && include);
             }
-            if (maxDistance != null) {
-                builder.maxDistance(maxDistance);
-            }
+            builder.maxDistance(maxDistance).k(k);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage(), e);
         }
         return builder.boost(boost).queryName(queryName);
-    }
-
-    private static Weighting weightingOption(String value) {
-        try {
-            return Weighting.fromOption(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("[weighting] " + e.getMessage());
-        }
     }
 
     static long parseHash(String value) {
@@ -364,50 +411,34 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         return new Like(index, id, routing);
     }
 
-    private SimHashQueryBuilder withHash(long resolved) {
-        return new SimHashQueryBuilder(field).hash(resolved).maxDistance(maxDistance).boost(boost()).queryName(queryName());
+    private SimHashQueryBuilder withLiked(LikedDocument liked) {
+        SimHashQueryBuilder b = new SimHashQueryBuilder(field).hash(liked.hash()).maxDistance(maxDistance).k(k);
+        if (!include) {
+            b.excludeIndex = liked.index();
+            b.excludeId = like.id();
+        }
+        return b.boost(boost()).queryName(queryName());
     }
 
     @Override
     protected QueryBuilder doRewrite(QueryRewriteContext context) throws IOException {
         if (likeSupplier != null) {
-            Long resolved = likeSupplier.get();
-            return resolved == null ? this : withHash(resolved);
+            LikedDocument liked = likeSupplier.get();
+            return liked == null ? this : withLiked(liked);
         }
         if (like != null && hash == null) {
-            SetOnce<Long> fetched = new SetOnce<>();
+            SetOnce<LikedDocument> fetched = new SetOnce<>();
             Like ref = like;
-            context.registerAsyncAction((client, listener) -> fetchLike(client, ref, listener.map(h -> {
-                fetched.set(h);
+            context.registerAsyncAction((client, listener) -> fetchLike(client, ref, listener.map(liked -> {
+                fetched.set(liked);
                 return null;
             })));
             SimHashQueryBuilder pending = new SimHashQueryBuilder(field, fetched::get);
             pending.like = like;
-            return pending.maxDistance(maxDistance).boost(boost()).queryName(queryName());
-        }
-        if (text != null && hash == null && isBuiltIn(analyzer)) {
-            // built-in analyzers need no index: fingerprint once on the coordinating node
-            return withHash(fingerprintText(FeatureAnalyzer.fromOption(analyzer).analyzer()));
+            pending.include = include;
+            return pending.maxDistance(maxDistance).k(k).boost(boost()).queryName(queryName());
         }
         return super.doRewrite(context);
-    }
-
-    private static boolean isBuiltIn(String analyzer) {
-        for (FeatureAnalyzer a : FeatureAnalyzer.values()) {
-            if (a.optionName().equals(analyzer)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private long fingerprintText(Analyzer a) {
-        OptionalLong fp = new TextFingerprinter(a, options).fingerprint(text);
-        if (fp.isEmpty()) {
-            throw new IllegalArgumentException("[text] has no fingerprint: fewer than [min_features] = " + options.minFeatures()
-                + " distinct features after analysis with [" + analyzer + "]");
-        }
-        return fp.getAsLong();
     }
 
     /**
@@ -416,7 +447,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
      * values, the way the query reads every other document's fingerprint. Without an index: from doc values, through a
      * search for the id in every index.
      */
-    private void fetchLike(Client client, Like ref, ActionListener<Long> listener) {
+    private void fetchLike(Client client, Like ref, ActionListener<LikedDocument> listener) {
         String hashPath = FingerprintFields.hashPath(field);
         if (ref.index() == null) {
             fetchLikeFromDocValues(client, ref, new String[0], listener);
@@ -430,17 +461,20 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
             }
             Long fromSource = numericHash(response.isSourceEmpty() ? null : response.getSourceAsMap(), hashPath);
             if (fromSource != null) {
-                listener.onResponse(fromSource);
+                listener.onResponse(new LikedDocument(fromSource, response.getIndex()));
             } else {
                 fetchLikeFromDocValues(client, ref, new String[] { ref.index() }, listener);
             }
         }, listener::onFailure));
     }
 
-    private void fetchLikeFromDocValues(Client client, Like ref, String[] indices, ActionListener<Long> listener) {
+    private void fetchLikeFromDocValues(Client client, Like ref, String[] indices, ActionListener<LikedDocument> listener) {
         String hashPath = FingerprintFields.hashPath(field);
+        // a simhash field holds the fingerprint in its own doc values, the object form in [hash]; the name that is not a
+        // field of the index is ignored by docvalue_fields
         SearchRequest search = new SearchRequest(indices).routing(ref.routing()).source(new SearchSourceBuilder()
-            .query(new IdsQueryBuilder().addIds(ref.id())).size(2).fetchSource(false).docValueField(hashPath));
+            .query(new IdsQueryBuilder().addIds(ref.id())).size(2).fetchSource(false).docValueField(hashPath)
+            .docValueField(field, "long"));
         client.search(search, listener.map(response -> {
             SearchHit[] hits = response.getHits().getHits();
             if (hits.length == 0) {
@@ -460,11 +494,14 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
                     + ": set [like.index]");
             }
             DocumentField values = hits[0].field(hashPath);
+            if (values == null) {
+                values = hits[0].field(field);
+            }
             Object value = values == null || values.getValues().isEmpty() ? null : values.getValues().get(0);
             if (value instanceof Number n) {
-                return n.longValue();
+                return new LikedDocument(n.longValue(), hits[0].getIndex());
             }
-            throw new IllegalArgumentException("[like] document " + ref.describe() + " has no fingerprint in [" + hashPath + "]");
+            throw new IllegalArgumentException("[like] document " + ref.describe() + " has no fingerprint in [" + field + "]");
         }));
     }
 
@@ -480,49 +517,87 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
 
     @Override
     protected Query doToQuery(SearchExecutionContext context) throws IOException {
-        String hashPath = FingerprintFields.hashPath(field);
-        MappedFieldType hashType = context.getFieldType(hashPath);
-        String[] blockPaths = new String[SimHash.BLOCKS];
-        MappedFieldType[] blockTypes = new MappedFieldType[SimHash.BLOCKS];
-        boolean anyMapped = hashType != null;
-        for (int j = 0; j < SimHash.BLOCKS; j++) {
-            blockPaths[j] = FingerprintFields.blockPath(field, j);
-            blockTypes[j] = context.getFieldType(blockPaths[j]);
-            anyMapped |= blockTypes[j] != null;
+        FingerprintField fp;
+        try {
+            fp = FingerprintField.resolve(field, context::getFieldType);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("[" + NAME + "] " + e.getMessage(), e);
         }
-        MappedFieldType leaf = context.getFieldType(field);
-        if (leaf != null) {
-            throw new IllegalArgumentException("[" + NAME + "] [field] [" + field + "] is a [" + leaf.typeName() + "] field; it must name "
-                + "the object the simhash processor writes (with [hash] and [b0]..[b3] under it)");
-        }
-        if (!anyMapped) {
+        if (fp == null) {
             // like other queries on a field this index does not have (e.g. in a multi-index search): no match, no failure
-            return new MatchNoDocsQuery("[" + NAME + "] fields under [" + field + "] are not mapped");
-        }
-        if (hashType == null || !"long".equals(hashType.typeName()) || !hashType.hasDocValues()) {
-            throw new IllegalArgumentException("[" + NAME + "] [field] [" + hashPath + "] must be mapped as [long] with doc values, found ["
-                + (hashType == null ? "unmapped" : hashType.typeName()) + "]: declare the fingerprint mapping described in the README");
-        }
-        for (int j = 0; j < SimHash.BLOCKS; j++) {
-            if (blockTypes[j] == null || !"keyword".equals(blockTypes[j].typeName()) || !blockTypes[j].isSearchable()) {
-                throw new IllegalArgumentException("[" + NAME + "] [field] [" + blockPaths[j] + "] must be mapped as an indexed [keyword], "
-                    + "found [" + (blockTypes[j] == null ? "unmapped" : blockTypes[j].typeName())
-                    + "]: declare the fingerprint mapping described in the README");
-            }
+            return new MatchNoDocsQuery("[" + NAME + "] [" + field + "] is not mapped");
         }
         long h;
         if (hash != null) {
             h = hash;
         } else if (text != null) {
-            Analyzer a = isBuiltIn(analyzer) ? FeatureAnalyzer.fromOption(analyzer).analyzer() : context.getIndexAnalyzers().get(analyzer);
-            if (a == null) {
-                throw new IllegalArgumentException("[" + NAME + "] [analyzer] unknown analyzer [" + analyzer + "]");
-            }
-            h = fingerprintText(a);
+            h = fingerprintText(fp, context);
         } else {
             throw new IllegalStateException("[" + NAME + "] query with [like] was not rewritten before execution");
         }
-        return new SimHashQuery(hashType.name(), blockPaths, h, maxDistance);
+        Query exclude = excludeId != null && context.index().getName().equals(excludeIndex)
+            ? new IdsQueryBuilder().addIds(excludeId).toQuery(context) : null;
+        int radius = maxDistance();
+        if (k != null) {
+            return new SimHashNearestQuery(r -> within(fp, h, r, exclude), k, radius);
+        }
+        return within(fp, h, radius, exclude);
+    }
+
+    private static Query within(FingerprintField fp, long h, int radius, Query exclude) {
+        Query q = new SimHashQuery(fp.docValuesField(), fp.blocks(), h, radius);
+        if (exclude == null) {
+            return q;
+        }
+        return new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST).add(exclude, BooleanClause.Occur.MUST_NOT).build();
+    }
+
+    /**
+     * The fingerprint of {@code text}: with the {@code simhash} field's own spec (options given in the query may only
+     * repeat it), or on the processor's object form with the options given and defaults, the analyzer resolved as the
+     * processor resolves it.
+     */
+    private long fingerprintText(FingerprintField fp, SearchExecutionContext context) {
+        TextFingerprinter fingerprinter;
+        String analyzer;
+        if (fp.isFieldType()) {
+            SimHashFieldType type = fp.fieldType();
+            if (type.spec() == null) {
+                throw new IllegalArgumentException("[" + NAME + "] [text] cannot be used on [" + field + "]: it is a [simhash] field with "
+                    + "[input] = [fingerprint], which takes ready-made fingerprints; query it with [hash] or [like]");
+            }
+            for (Map.Entry<String, Object> given : textOptions.entrySet()) {
+                Object own = type.spec().optionValue(given.getKey());
+                if (!own.equals(given.getValue())) {
+                    throw new IllegalArgumentException("[" + NAME + "] [" + given.getKey() + "] [" + given.getValue() + "] contradicts the "
+                        + "[simhash] field [" + field + "], which fingerprints text with [" + given.getKey() + "] = [" + own
+                        + "]; leave the option out: the field's own options are used");
+                }
+            }
+            fingerprinter = type.fingerprinter();
+            analyzer = type.spec().analyzer();
+        } else {
+            FingerprintSpec spec = textSpec();
+            analyzer = spec.analyzer();
+            if (!spec.hasBuiltInAnalyzer()
+                && context.getIndexSettings().getSettings().getAsSettings("index.analysis.analyzer").names().contains(analyzer)) {
+                // the processor resolves names among the node's analyzers: an index's own analyzer would fingerprint differently
+                throw new IllegalArgumentException("[" + NAME + "] [analyzer] [" + analyzer + "] is defined in the settings of index ["
+                    + context.index().getName() + "], which the simhash processor cannot use, so the fingerprints would not match; "
+                    + "fingerprint with a [simhash] field to use an index's analyzer");
+            }
+            try {
+                fingerprinter = spec.fingerprinter(name -> context.getIndexAnalyzers().get(name));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("[" + NAME + "] " + e.getMessage(), e);
+            }
+        }
+        OptionalLong fp1 = fingerprinter.fingerprint(text);
+        if (fp1.isEmpty()) {
+            throw new IllegalArgumentException("[text] has no fingerprint: fewer than [min_features] = "
+                + fingerprinter.options().minFeatures() + " distinct features after analysis with [" + analyzer + "]");
+        }
+        return fp1.getAsLong();
     }
 
     @Override
@@ -530,15 +605,18 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         return field.equals(other.field)
             && Objects.equals(hash, other.hash)
             && Objects.equals(text, other.text)
-            && analyzer.equals(other.analyzer)
-            && options.equals(other.options)
+            && textOptions.equals(other.textOptions)
             && Objects.equals(like, other.like)
-            && maxDistance == other.maxDistance
+            && include == other.include
+            && Objects.equals(maxDistance, other.maxDistance)
+            && Objects.equals(k, other.k)
+            && Objects.equals(excludeIndex, other.excludeIndex)
+            && Objects.equals(excludeId, other.excludeId)
             && Objects.equals(likeSupplier, other.likeSupplier);
     }
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(field, hash, text, analyzer, options, like, maxDistance, likeSupplier);
+        return Objects.hash(field, hash, text, textOptions, like, include, maxDistance, k, excludeIndex, excludeId, likeSupplier);
     }
 }

@@ -2,8 +2,10 @@ package dev.simhash.script;
 
 import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.SimHash;
+import dev.simhash.mapper.SimHashFieldType;
 
 import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.mapper.NumberFieldMapper;
 import org.elasticsearch.search.lookup.SearchLookup;
 
 import java.math.BigInteger;
@@ -24,7 +26,8 @@ final class HammingScriptParams {
     static final String REQUIRED_TYPE = "long";
 
     private final String target;
-    private final String hashField;
+    /** The object form's hash field until {@link #checkMapping} finds a {@code simhash} field by that name. */
+    private String hashField;
     private final long hash;
 
     private HammingScriptParams(String target, long hash) {
@@ -33,12 +36,12 @@ final class HammingScriptParams {
         this.hash = hash;
     }
 
-    /** The target object named by {@code field}, e.g. {@code simhash}. */
+    /** The {@code simhash} field or the processor's target object named by {@code field}, e.g. {@code simhash}. */
     String target() {
         return target;
     }
 
-    /** The long field read from doc values, e.g. {@code simhash.hash}. */
+    /** The field read from doc values: the {@code simhash} field itself, or the object's long, e.g. {@code simhash.hash}. */
     String hashField() {
         return hashField;
     }
@@ -76,11 +79,11 @@ final class HammingScriptParams {
 
     private static String parseField(Object value) {
         if (value == null) {
-            throw new IllegalArgumentException("[" + FIELD + "] param is required: the target object of the simhash processor, e.g. [simhash]");
+            throw new IllegalArgumentException("[" + FIELD + "] param is required: a simhash field or the target object of the simhash processor, e.g. [simhash]");
         }
         if (!(value instanceof String s)) {
             throw new IllegalArgumentException(String.format(Locale.ROOT,
-                "[%s] must be a string naming the target object of the simhash processor, got [%s] (%s)",
+                "[%s] must be a string naming a simhash field or the target object of the simhash processor, got [%s] (%s)",
                 FIELD, describe(value), jsonType(value)));
         }
         if (s.isBlank()) {
@@ -112,21 +115,29 @@ final class HammingScriptParams {
             "[%s] must be 16 hex digits (a string) or a signed 64-bit integer, got [%s] (%s)", HASH, describe(value), jsonType(value)));
     }
 
-    /** Checks that the hash field is a long with doc values, the only storage the scripts can read. */
+    /**
+     * Finds the fingerprints: a {@code simhash} field by that name, else the object form's hash field, which must be
+     * a long with doc values, the only storage of it the scripts can read.
+     */
     void checkMapping(Function<String, MappedFieldType> fieldTypes) {
+        MappedFieldType given = fieldTypes.apply(target);
+        if (given instanceof SimHashFieldType) {
+            hashField = given.name();
+            return;
+        }
         MappedFieldType type = fieldTypes.apply(hashField);
         if (type == null) {
             String hint = "";
-            MappedFieldType given = fieldTypes.apply(target);
-            if (given != null && REQUIRED_TYPE.equals(given.typeName()) && target.endsWith("." + FingerprintFields.HASH)) {
+            if (isLong(given) && target.endsWith("." + FingerprintFields.HASH)) {
                 hint = String.format(Locale.ROOT, "; pass the target object [%s], not its hash field",
                     target.substring(0, target.length() - FingerprintFields.HASH.length() - 1));
             }
             throw new IllegalArgumentException(String.format(Locale.ROOT,
-                "[%s] is [%s] but [%s] is not mapped; map it as a [%s] under the target object the simhash processor writes%s",
-                FIELD, target, hashField, REQUIRED_TYPE, hint));
+                "[%s] is [%s] but [%s] is not mapped; name a [simhash] field, or map [%s] as a [%s] under the target object the "
+                    + "simhash processor writes%s",
+                FIELD, target, hashField, hashField, REQUIRED_TYPE, hint));
         }
-        if (REQUIRED_TYPE.equals(type.typeName()) == false) {
+        if (isLong(type) == false) {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "[%s] is [%s] but [%s] is mapped as [%s], expected [%s]",
                 FIELD, target, hashField, type.typeName(), REQUIRED_TYPE));
         }
@@ -135,6 +146,10 @@ final class HammingScriptParams {
                 "[%s] is [%s] but [%s] has no doc values (doc_values: false, or a runtime field); simhash scripts read fingerprints "
                     + "from doc values", FIELD, target, hashField));
         }
+    }
+
+    private static boolean isLong(MappedFieldType type) {
+        return type instanceof NumberFieldMapper.NumberFieldType n && n.numericType() == org.elasticsearch.index.fielddata.IndexNumericFieldData.NumericType.LONG;
     }
 
     private static String describe(Object value) {

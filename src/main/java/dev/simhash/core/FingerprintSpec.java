@@ -1,0 +1,272 @@
+package dev.simhash.core;
+
+import org.apache.lucene.analysis.Analyzer;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * How a text becomes a fingerprint: algorithm version, feature analyzer, shingle size, weighting and
+ * minimum number of features. The one place where these options are named, defaulted, parsed and
+ * validated, for the token filter, the ingest processor, the {@code simhash} field type and the query
+ * alike; and the one rule by which an analyzer name is resolved. Immutable.
+ */
+public final class FingerprintSpec {
+
+    public static final String VERSION = "version";
+    public static final String ANALYZER = "analyzer";
+    public static final String SHINGLE_SIZE = "shingle_size";
+    public static final String WEIGHTING = "weighting";
+    public static final String MIN_FEATURES = "min_features";
+
+    /** Every option of a spec, in the order they are rendered. */
+    public static final List<String> OPTIONS = List.of(VERSION, ANALYZER, SHINGLE_SIZE, WEIGHTING, MIN_FEATURES);
+
+    /** The algorithm versions of the fingerprint contract; a released version never changes. */
+    public enum Version {
+        /** simhash-v1, see README. */
+        V1;
+
+        /** The option value users write, e.g. {@code v1}. */
+        public String optionName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The name of the contract, e.g. {@code simhash-v1}. */
+        public String algorithm() {
+            return "simhash-" + optionName();
+        }
+
+        static Version fromOption(String value) {
+            for (Version v : values()) {
+                if (v.optionName().equals(value)) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("[" + VERSION + "] unknown version [" + SimHash.abbreviate(value)
+                + "], expected one of [v1]");
+        }
+    }
+
+    public static final Version DEFAULT_VERSION = Version.V1;
+    public static final String DEFAULT_ANALYZER = FeatureAnalyzer.DEFAULT.optionName();
+    public static final FingerprintSpec DEFAULTS = new FingerprintSpec(DEFAULT_VERSION, DEFAULT_ANALYZER, FingerprintOptions.DEFAULTS);
+
+    private final Version version;
+    private final String analyzer;
+    private final FingerprintOptions options;
+
+    public FingerprintSpec(Version version, String analyzer, FingerprintOptions options) {
+        this.version = Objects.requireNonNull(version, "[version] must not be null");
+        if (analyzer == null || analyzer.isBlank()) {
+            throw new IllegalArgumentException("[" + ANALYZER + "] must be a non-empty analyzer name");
+        }
+        this.analyzer = analyzer;
+        this.options = Objects.requireNonNull(options);
+    }
+
+    public Version version() {
+        return version;
+    }
+
+    /** The analyzer name as given (a built-in feature analyzer or another analyzer's name). */
+    public String analyzer() {
+        return analyzer;
+    }
+
+    /** Shingle size, weighting and minimum number of features. */
+    public FingerprintOptions options() {
+        return options;
+    }
+
+    /**
+     * Builds a spec from raw option values as they arrive from JSON, index settings or processor
+     * configuration (strings, numbers). Options that are absent take their defaults.
+     *
+     * @param allowed the options the caller accepts (e.g. a token filter has no analyzer)
+     * @throws IllegalArgumentException starting with the option in brackets, e.g. {@code [shingle_size] ...}
+     */
+    public static FingerprintSpec parse(Map<String, ?> raw, Collection<String> allowed) {
+        for (String key : raw.keySet()) {
+            if (!allowed.contains(key)) {
+                throw new IllegalArgumentException("[" + SimHash.abbreviate(key) + "] is not a fingerprint option, expected one of "
+                    + allowed);
+            }
+        }
+        Version version = raw.get(VERSION) == null ? DEFAULT_VERSION : (Version) parseValue(VERSION, raw.get(VERSION));
+        String analyzer = raw.get(ANALYZER) == null ? DEFAULT_ANALYZER : (String) parseValue(ANALYZER, raw.get(ANALYZER));
+        int shingleSize = raw.get(SHINGLE_SIZE) == null ? FingerprintOptions.DEFAULT_SHINGLE_SIZE
+            : (Integer) parseValue(SHINGLE_SIZE, raw.get(SHINGLE_SIZE));
+        Weighting weighting = raw.get(WEIGHTING) == null ? Weighting.DEFAULT : (Weighting) parseValue(WEIGHTING, raw.get(WEIGHTING));
+        int minFeatures = raw.get(MIN_FEATURES) == null ? FingerprintOptions.DEFAULT_MIN_FEATURES
+            : (Integer) parseValue(MIN_FEATURES, raw.get(MIN_FEATURES));
+        return new FingerprintSpec(version, analyzer, new FingerprintOptions(shingleSize, weighting, minFeatures));
+    }
+
+    /** {@link #parse(Map, Collection)} accepting every option. */
+    public static FingerprintSpec parse(Map<String, ?> raw) {
+        return parse(raw, OPTIONS);
+    }
+
+    /**
+     * Converts and validates one raw option value: a {@link Version}, the analyzer name, an {@link Integer}
+     * or a {@link Weighting}.
+     *
+     * @throws IllegalArgumentException starting with the option in brackets
+     */
+    public static Object parseValue(String option, Object raw) {
+        switch (option) {
+            case VERSION:
+                return Version.fromOption(string(option, raw));
+            case ANALYZER: {
+                String name = string(option, raw);
+                if (name.isBlank()) {
+                    throw new IllegalArgumentException("[" + ANALYZER + "] must be a non-empty analyzer name");
+                }
+                return name;
+            }
+            case SHINGLE_SIZE: {
+                int v = integer(option, raw);
+                if (v < 1 || v > FingerprintOptions.MAX_SHINGLE_SIZE) {
+                    throw new IllegalArgumentException("[" + SHINGLE_SIZE + "] must be between 1 and " + FingerprintOptions.MAX_SHINGLE_SIZE
+                        + ", got [" + v + "]");
+                }
+                return v;
+            }
+            case WEIGHTING:
+                try {
+                    return Weighting.fromOption(string(option, raw));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("[" + WEIGHTING + "] " + e.getMessage());
+                }
+            case MIN_FEATURES: {
+                int v = integer(option, raw);
+                if (v < 1) {
+                    throw new IllegalArgumentException("[" + MIN_FEATURES + "] must be at least 1, got [" + v + "]");
+                }
+                return v;
+            }
+            default:
+                throw new IllegalArgumentException("[" + SimHash.abbreviate(option) + "] is not a fingerprint option, expected one of "
+                    + OPTIONS);
+        }
+    }
+
+    /**
+     * One raw option value in the form users write it, validated: a version or weighting by its option name,
+     * numbers as {@link Integer}, the analyzer as its name; equal to {@link #optionValue} of a spec with that value.
+     *
+     * @throws IllegalArgumentException starting with the option in brackets
+     */
+    public static Object canonicalValue(String option, Object raw) {
+        Object parsed = parseValue(option, raw);
+        return parsed instanceof Version v ? v.optionName() : parsed instanceof Weighting w ? w.optionName() : parsed;
+    }
+
+    private static String string(String option, Object raw) {
+        if (raw instanceof String s) {
+            return s;
+        }
+        throw new IllegalArgumentException("[" + option + "] must be a string, got [" + SimHash.abbreviate(String.valueOf(raw)) + "]");
+    }
+
+    private static int integer(String option, Object raw) {
+        if (raw instanceof Integer || raw instanceof Short || raw instanceof Byte) {
+            return ((Number) raw).intValue();
+        }
+        if (raw instanceof Long l && l == l.intValue()) {
+            return l.intValue();
+        }
+        if (raw instanceof String s) {
+            String t = s.trim();
+            if (!t.isEmpty() && t.length() <= 10 && t.chars().allMatch(c -> c >= '0' && c <= '9' || c == '-')) {
+                try {
+                    return Integer.parseInt(t);
+                } catch (NumberFormatException e) {
+                    // fall through to the message below
+                }
+            }
+        }
+        throw new IllegalArgumentException("[" + option + "] must be an integer, got [" + SimHash.abbreviate(String.valueOf(raw)) + "]");
+    }
+
+    /** The value of an option in this spec, in the form users write it. */
+    public Object optionValue(String option) {
+        return switch (option) {
+            case VERSION -> version.optionName();
+            case ANALYZER -> analyzer;
+            case SHINGLE_SIZE -> options.shingleSize();
+            case WEIGHTING -> options.weighting().optionName();
+            case MIN_FEATURES -> options.minFeatures();
+            default -> throw new IllegalArgumentException("[" + option + "] is not a fingerprint option");
+        };
+    }
+
+    /** Every option with its value, in {@link #OPTIONS} order. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String o : OPTIONS) {
+            m.put(o, optionValue(o));
+        }
+        return m;
+    }
+
+    /**
+     * The one rule for analyzer names: a built-in feature analyzer ({@code default}, {@code standard},
+     * {@code whitespace}) by that name, otherwise whatever {@code others} knows by that name (the
+     * node's global analyzers, or an index's analyzers where an index is at hand).
+     *
+     * @throws IllegalArgumentException naming {@code [analyzer]} when neither knows the name
+     */
+    public Analyzer resolveAnalyzer(Function<String, Analyzer> others) {
+        for (FeatureAnalyzer a : FeatureAnalyzer.values()) {
+            if (a.optionName().equals(analyzer)) {
+                return a.analyzer();
+            }
+        }
+        Analyzer a = others == null ? null : others.apply(analyzer);
+        if (a == null) {
+            throw new IllegalArgumentException("[" + ANALYZER + "] unknown analyzer [" + SimHash.abbreviate(analyzer)
+                + "]: use one of [default, standard, whitespace] or the name of an analyzer of the node or the index");
+        }
+        return a;
+    }
+
+    /** Whether the analyzer is one of the built-in feature analyzers (needs no index or node to resolve). */
+    public boolean hasBuiltInAnalyzer() {
+        for (FeatureAnalyzer a : FeatureAnalyzer.values()) {
+            if (a.optionName().equals(analyzer)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A fingerprinter for this spec, its analyzer resolved by {@link #resolveAnalyzer}. */
+    public TextFingerprinter fingerprinter(Function<String, Analyzer> others) {
+        return new TextFingerprinter(resolveAnalyzer(others), options);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof FingerprintSpec other
+            && version == other.version
+            && analyzer.equals(other.analyzer)
+            && options.equals(other.options);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(version, analyzer, options);
+    }
+
+    @Override
+    public String toString() {
+        return toMap().toString();
+    }
+}

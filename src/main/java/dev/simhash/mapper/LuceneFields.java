@@ -1,0 +1,87 @@
+package dev.simhash.mapper;
+
+import dev.simhash.core.BlockTermLayout;
+import dev.simhash.core.SimHash;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.SortedNumericDocValuesField;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.util.BytesRef;
+
+import java.util.function.LongSupplier;
+
+/**
+ * The Lucene fields of one fingerprint of a {@code simhash} field: the 64-bit value as a sorted-numeric
+ * doc value (read to verify distances, by scripts, fold and report) and the four block terms indexed
+ * in the same field ({@link BlockTermLayout#packed}), docs only, no norms. Both read the value from a
+ * supplier when the document is indexed, i.e. after the whole document has been parsed, so that a text
+ * arriving in several values (arrays, several {@code copy_to} sources) gives one fingerprint.
+ */
+final class LuceneFields {
+
+    static final FieldType TERMS_TYPE;
+
+    static {
+        FieldType t = new FieldType();
+        t.setIndexOptions(IndexOptions.DOCS);
+        t.setTokenized(true); // the terms come from our own token stream
+        t.setOmitNorms(true);
+        t.setStored(false);
+        t.freeze();
+        TERMS_TYPE = t;
+    }
+
+    private LuceneFields() {}
+
+    /** The doc value: a fingerprint read from {@code value} when Lucene indexes the document. */
+    static Field docValue(String name, LongSupplier value) {
+        return new Field(name, SortedNumericDocValuesField.TYPE) {
+            @Override
+            public Number numericValue() {
+                return value.getAsLong();
+            }
+        };
+    }
+
+    /** The four block terms of the fingerprint read from {@code value} when Lucene indexes the document. */
+    static Field blockTerms(String name, LongSupplier value) {
+        BlockTermLayout layout = BlockTermLayout.packed(name);
+        return new Field(name, TERMS_TYPE) {
+            @Override
+            public TokenStream tokenStream(Analyzer analyzer, TokenStream reuse) {
+                return new BlockTermsStream(layout.terms(value.getAsLong()));
+            }
+        };
+    }
+
+    /** Emits the given binary terms, one per position. */
+    private static final class BlockTermsStream extends TokenStream {
+        private final BytesTermAttribute term = addAttribute(BytesTermAttribute.class);
+        private final BytesRef[] terms;
+        private int next;
+
+        BlockTermsStream(BytesRef[] terms) {
+            assert terms.length == SimHash.BLOCKS;
+            this.terms = terms;
+        }
+
+        @Override
+        public boolean incrementToken() {
+            if (next == terms.length) {
+                return false;
+            }
+            clearAttributes();
+            term.setBytesRef(terms[next++]);
+            return true;
+        }
+
+        @Override
+        public void reset() {
+            next = 0;
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package dev.simhash.mapper;
+
+import dev.simhash.core.FeatureBag;
+import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.SimHash;
+import dev.simhash.core.TextFingerprinter;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Field;
+import org.elasticsearch.index.analysis.IndexAnalyzers;
+import org.elasticsearch.index.mapper.DocumentParserContext;
+import org.elasticsearch.index.mapper.FieldMapper;
+import org.elasticsearch.index.mapper.LuceneDocument;
+import org.elasticsearch.index.mapper.MapperBuilderContext;
+import org.elasticsearch.xcontent.XContentParser;
+
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The {@code simhash} field type. With {@code input: text} (the default) it fingerprints the text it is
+ * given (as a multi-field: its parent's value; as a {@code copy_to} target: every copied value, in the
+ * order of the document) with the field's own fingerprint options; with {@code input: fingerprint} it
+ * takes ready-made fingerprints (16 hex digits or a signed 64-bit integer). Stored as one Lucene field:
+ * the fingerprint in sorted-numeric doc values and its four 16-bit blocks as indexed terms. The options
+ * are fixed when the field is created.
+ */
+public final class SimHashFieldMapper extends FieldMapper {
+
+    public static final String CONTENT_TYPE = "simhash";
+    public static final String INPUT = "input";
+
+    /** What the field is given: a text to fingerprint, or the fingerprint itself. */
+    public enum Input {
+        TEXT, FINGERPRINT;
+
+        public String optionName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        static Input fromOption(Object raw) {
+            for (Input i : values()) {
+                if (i.optionName().equals(raw)) {
+                    return i;
+                }
+            }
+            throw new IllegalArgumentException("[" + INPUT + "] must be one of [text, fingerprint], got ["
+                + SimHash.abbreviate(String.valueOf(raw)) + "]");
+        }
+    }
+
+    public static final TypeParser PARSER = new TypeParser((name, context) -> new Builder(name, context.getIndexAnalyzers()));
+
+    private static SimHashFieldMapper toType(FieldMapper in) {
+        return (SimHashFieldMapper) in;
+    }
+
+    /** A fingerprint option as a mapping parameter: parsed and checked by {@link FingerprintSpec#parseValue}, not updateable. */
+    private static Parameter<Object> specParam(String option, Function<SimHashFieldMapper, Object> initializer) {
+        Object defaultValue = FingerprintSpec.DEFAULTS.optionValue(option);
+        return new Parameter<>(option, false, () -> defaultValue,
+            (n, c, o) -> FingerprintSpec.canonicalValue(option, o),
+            m -> initializer.apply(toType(m)), (b, n, v) -> b.field(n, v), String::valueOf);
+    }
+
+    public static final class Builder extends FieldMapper.Builder {
+
+        private final Parameter<String> input = new Parameter<>(INPUT, false, () -> Input.TEXT.optionName(),
+            (n, c, o) -> Input.fromOption(o).optionName(), m -> toType(m).input.optionName(), (b, n, v) -> b.field(n, v), v -> v);
+        private final Parameter<Object> version = specParam(FingerprintSpec.VERSION, m -> m.specValue(FingerprintSpec.VERSION));
+        private final Parameter<Object> analyzer = specParam(FingerprintSpec.ANALYZER, m -> m.specValue(FingerprintSpec.ANALYZER));
+        private final Parameter<Object> shingleSize = specParam(FingerprintSpec.SHINGLE_SIZE,
+            m -> m.specValue(FingerprintSpec.SHINGLE_SIZE));
+        private final Parameter<Object> weighting = specParam(FingerprintSpec.WEIGHTING, m -> m.specValue(FingerprintSpec.WEIGHTING));
+        private final Parameter<Object> minFeatures = specParam(FingerprintSpec.MIN_FEATURES,
+            m -> m.specValue(FingerprintSpec.MIN_FEATURES));
+        private final Parameter<Map<String, String>> meta = Parameter.metaParam();
+
+        private final IndexAnalyzers indexAnalyzers;
+
+        public Builder(String name, IndexAnalyzers indexAnalyzers) {
+            super(name);
+            this.indexAnalyzers = indexAnalyzers;
+            // the version decides what every stored fingerprint means: always written into the mapping, so that a later
+            // change of the default never changes the meaning of an existing field
+            version.alwaysSerialize();
+        }
+
+        @Override
+        protected Parameter<?>[] getParameters() {
+            return new Parameter<?>[] { input, version, analyzer, shingleSize, weighting, minFeatures, meta };
+        }
+
+        @Override
+        public String contentType() {
+            return CONTENT_TYPE;
+        }
+
+        @Override
+        public SimHashFieldMapper build(MapperBuilderContext context) {
+            Input in = Input.fromOption(input.getValue());
+            FingerprintSpec spec = null;
+            TextFingerprinter fingerprinter = null;
+            if (in == Input.TEXT) {
+                spec = FingerprintSpec.parse(Map.of(
+                    FingerprintSpec.VERSION, version.getValue(),
+                    FingerprintSpec.ANALYZER, analyzer.getValue(),
+                    FingerprintSpec.SHINGLE_SIZE, shingleSize.getValue(),
+                    FingerprintSpec.WEIGHTING, weighting.getValue(),
+                    FingerprintSpec.MIN_FEATURES, minFeatures.getValue()));
+                fingerprinter = spec.fingerprinter(this::indexAnalyzer);
+            } else {
+                for (Parameter<Object> p : java.util.List.of(analyzer, shingleSize, weighting, minFeatures)) {
+                    if (p.isConfigured()) {
+                        throw new IllegalArgumentException("[" + p.name + "] does not apply to a [" + CONTENT_TYPE + "] field with ["
+                            + INPUT + "] = [fingerprint]: it takes ready-made fingerprints");
+                    }
+                }
+            }
+            SimHashFieldType type = new SimHashFieldType(context.buildFullName(leafName()), in, spec, fingerprinter, meta.getValue());
+            return new SimHashFieldMapper(leafName(), type, builderParams(this, context), this);
+        }
+
+        private Analyzer indexAnalyzer(String name) {
+            return indexAnalyzers == null ? null : indexAnalyzers.get(name);
+        }
+    }
+
+    private final Input input;
+    private final IndexAnalyzers indexAnalyzers;
+
+    private SimHashFieldMapper(String leafName, SimHashFieldType type, BuilderParams params, Builder builder) {
+        super(leafName, type, params);
+        this.input = type.input();
+        this.indexAnalyzers = builder.indexAnalyzers;
+    }
+
+    @Override
+    public SimHashFieldType fieldType() {
+        return (SimHashFieldType) super.fieldType();
+    }
+
+    private Object specValue(String option) {
+        FingerprintSpec spec = fieldType().spec();
+        return (spec == null ? FingerprintSpec.DEFAULTS : spec).optionValue(option);
+    }
+
+    @Override
+    public FieldMapper.Builder getMergeBuilder() {
+        return new Builder(leafName(), indexAnalyzers).init(this);
+    }
+
+    @Override
+    protected String contentType() {
+        return CONTENT_TYPE;
+    }
+
+    @Override
+    protected void parseCreateField(DocumentParserContext context) throws IOException {
+        XContentParser parser = context.parser();
+        XContentParser.Token token = parser.currentToken();
+        if (token == XContentParser.Token.VALUE_NULL) {
+            return;
+        }
+        if (input == Input.FINGERPRINT) {
+            long h = readFingerprint(parser, token);
+            context.doc().add(LuceneFields.docValue(fullPath(), () -> h));
+            context.doc().add(LuceneFields.blockTerms(fullPath(), () -> h));
+            return;
+        }
+        if (token != XContentParser.Token.VALUE_STRING) {
+            throw new IllegalArgumentException("a [" + CONTENT_TYPE + "] field with [" + INPUT + "] = [text] takes text, got "
+                + describe(token) + "; to store ready-made fingerprints use [" + INPUT + "] = [fingerprint]");
+        }
+        addText(context.doc(), parser.text());
+    }
+
+    private static long readFingerprint(XContentParser parser, XContentParser.Token token) throws IOException {
+        if (token == XContentParser.Token.VALUE_NUMBER) {
+            if (parser.numberType() != XContentParser.NumberType.INT && parser.numberType() != XContentParser.NumberType.LONG) {
+                throw new IllegalArgumentException("a fingerprint must be 16 hex digits (a string) or a signed 64-bit integer, got ["
+                    + SimHash.abbreviate(parser.text()) + "]");
+            }
+            return parser.longValue();
+        }
+        if (token == XContentParser.Token.VALUE_STRING) {
+            return SimHash.parse(parser.text());
+        }
+        throw new IllegalArgumentException("a fingerprint must be 16 hex digits (a string) or a signed 64-bit integer, got "
+            + describe(token));
+    }
+
+    private static String describe(XContentParser.Token token) {
+        return switch (token) {
+            case VALUE_NUMBER -> "a number";
+            case VALUE_BOOLEAN -> "a boolean";
+            case START_OBJECT -> "an object";
+            case START_ARRAY -> "an array";
+            default -> "[" + token + "]";
+        };
+    }
+
+    /**
+     * Adds one more text to the document's fingerprint of this field. The fingerprint's Lucene fields are added
+     * to the document once it has {@code min_features} distinct features; they read the fingerprint of all its
+     * texts when Lucene indexes the document, after parsing.
+     */
+    private void addText(LuceneDocument doc, String text) {
+        TextFingerprinter fingerprinter = fieldType().fingerprinter();
+        PendingFingerprint pending = (PendingFingerprint) doc.getByKey(this);
+        if (pending == null) {
+            pending = new PendingFingerprint(fullPath(), fingerprinter.newBag());
+            doc.onlyAddKey(this, pending);
+        }
+        fingerprinter.addText(text, pending.bag);
+        if (!pending.added && pending.bag.distinctFeatures() >= fingerprinter.options().minFeatures()) {
+            pending.added = true;
+            doc.add(LuceneFields.docValue(fullPath(), pending::fingerprint));
+            doc.add(LuceneFields.blockTerms(fullPath(), pending::fingerprint));
+        }
+    }
+
+    /**
+     * The texts of one document for one field, kept under the mapper as key in the Lucene document (which only
+     * keys fields: this one is never indexed itself).
+     */
+    private static final class PendingFingerprint extends Field {
+        final FeatureBag bag;
+        boolean added;
+        private Long fingerprint;
+
+        PendingFingerprint(String name, FeatureBag bag) {
+            super(name, LuceneFields.TERMS_TYPE);
+            this.bag = bag;
+        }
+
+        long fingerprint() {
+            if (fingerprint == null) {
+                fingerprint = bag.fingerprint().orElseThrow(() -> new IllegalStateException(
+                    "a fingerprint was added for a text with fewer than min_features features"));
+            }
+            return fingerprint;
+        }
+    }
+}

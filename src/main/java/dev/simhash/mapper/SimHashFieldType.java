@@ -1,0 +1,152 @@
+package dev.simhash.mapper;
+
+import dev.simhash.core.BlockTermLayout;
+import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.SimHash;
+import dev.simhash.core.TextFingerprinter;
+
+import org.apache.lucene.document.SortedNumericDocValuesField;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.BytesRef;
+import org.elasticsearch.index.fielddata.FieldDataContext;
+import org.elasticsearch.index.fielddata.IndexFieldData;
+import org.elasticsearch.index.fielddata.IndexNumericFieldData.NumericType;
+import org.elasticsearch.index.fielddata.plain.SortedNumericIndexFieldData;
+import org.elasticsearch.index.mapper.DocValueFetcher;
+import org.elasticsearch.index.mapper.IndexType;
+import org.elasticsearch.index.mapper.SimpleMappedFieldType;
+import org.elasticsearch.index.mapper.ValueFetcher;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.script.field.LongDocValuesField;
+import org.elasticsearch.search.DocValueFormat;
+import org.elasticsearch.search.aggregations.support.CoreValuesSourceType;
+
+import java.time.ZoneId;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The field type of a {@code simhash} field: how the query, the scripts, the fold and the report find
+ * the fingerprints (doc values of {@link #name()}), the block terms ({@link #blockLayout()}) and the
+ * fingerprint spec that turns a query text into a fingerprint the way the documents were fingerprinted.
+ */
+public final class SimHashFieldType extends SimpleMappedFieldType {
+
+    private final SimHashFieldMapper.Input input;
+    private final FingerprintSpec spec;
+    private final TextFingerprinter fingerprinter;
+
+    SimHashFieldType(String name, SimHashFieldMapper.Input input, FingerprintSpec spec, TextFingerprinter fingerprinter,
+                     Map<String, String> meta) {
+        super(name, IndexType.terms(true, true), false, meta);
+        this.input = input;
+        this.spec = spec;
+        this.fingerprinter = fingerprinter;
+    }
+
+    @Override
+    public String typeName() {
+        return SimHashFieldMapper.CONTENT_TYPE;
+    }
+
+    public SimHashFieldMapper.Input input() {
+        return input;
+    }
+
+    /** How this field fingerprints text; null with {@code input: fingerprint}. */
+    public FingerprintSpec spec() {
+        return spec;
+    }
+
+    /** The fingerprinter of {@link #spec()}, its analyzer resolved in the field's index; null with {@code input: fingerprint}. */
+    public TextFingerprinter fingerprinter() {
+        return fingerprinter;
+    }
+
+    /** The indexed block terms: all four blocks in this field. */
+    public BlockTermLayout blockLayout() {
+        return BlockTermLayout.packed(name());
+    }
+
+    @Override
+    public ValueFetcher valueFetcher(SearchExecutionContext context, String format) {
+        return new DocValueFetcher(docValueFormat(format, null), context.getForField(this, FielddataOperation.SEARCH));
+    }
+
+    /** 16 hex digits by default ({@code hex}); {@code long} gives the signed 64-bit integer. */
+    @Override
+    public DocValueFormat docValueFormat(String format, ZoneId timeZone) {
+        checkNoTimeZone(timeZone);
+        if (format == null || HexFormat.FORMAT.equals(format)) {
+            return HexFormat.INSTANCE;
+        }
+        if ("long".equals(format)) {
+            return DocValueFormat.RAW;
+        }
+        throw new IllegalArgumentException("[format] field [" + name() + "] of type [" + typeName() + "] supports the formats [hex] "
+            + "(16 hex digits, the default) and [long], got [" + SimHash.abbreviate(format) + "]");
+    }
+
+    @Override
+    public IndexFieldData.Builder fielddataBuilder(FieldDataContext fieldDataContext) {
+        return new SortedNumericIndexFieldData.Builder(name(), NumericType.LONG, CoreValuesSourceType.NUMERIC, LongDocValuesField::new,
+            indexType());
+    }
+
+    /** Documents with exactly this fingerprint: all four of its block terms. */
+    @Override
+    public Query termQuery(Object value, SearchExecutionContext context) {
+        long h = parseValue(value);
+        BooleanQuery.Builder all = new BooleanQuery.Builder();
+        for (BytesRef term : blockLayout().terms(h)) {
+            all.add(new TermQuery(new Term(name(), term)), BooleanClause.Occur.FILTER);
+        }
+        return new ConstantScoreQuery(all.build());
+    }
+
+    /** Documents with any of these fingerprints: candidates by block 0, verified against the doc values. */
+    @Override
+    public Query termsQuery(Collection<?> values, SearchExecutionContext context) {
+        Set<Long> hashes = new LinkedHashSet<>();
+        for (Object v : values) {
+            hashes.add(parseValue(v));
+        }
+        if (hashes.size() == 1) {
+            return termQuery(hashes.iterator().next(), context);
+        }
+        Set<BytesRef> firstBlocks = new LinkedHashSet<>();
+        long[] longs = new long[hashes.size()];
+        int i = 0;
+        for (long h : hashes) {
+            firstBlocks.add(blockLayout().term(0, SimHash.block(h, 0)));
+            longs[i++] = h;
+        }
+        BooleanQuery.Builder both = new BooleanQuery.Builder();
+        both.add(new TermInSetQuery(name(), List.copyOf(firstBlocks)), BooleanClause.Occur.FILTER);
+        both.add(SortedNumericDocValuesField.newSlowSetQuery(name(), longs), BooleanClause.Occur.FILTER);
+        return new ConstantScoreQuery(both.build());
+    }
+
+    /** A fingerprint given to a term query, search_after or the like: a long, or 16 hex digits / a decimal as a string. */
+    private long parseValue(Object value) {
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return ((Number) value).longValue();
+        }
+        String s = value instanceof BytesRef b ? b.utf8ToString() : String.valueOf(value);
+        try {
+            return SimHash.parse(s);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("field [" + name() + "] of type [" + typeName() + "] takes fingerprints (16 hex digits or a "
+                + "signed 64-bit integer): " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package dev.simhash.query;
+
+import dev.simhash.core.SimHash;
+
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.Explanation;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.Weight;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.IntFunction;
+
+/**
+ * The k nearest documents of a shard: searches within growing radii until one holds at least k documents
+ * (or the largest allowed radius is reached), then keeps the k best-scored, i.e. nearest, of them. Exact:
+ * every document within that radius was scored, and every other one is farther. Rewrites, per searcher,
+ * to a query over those documents with their scores.
+ */
+final class SimHashNearestQuery extends Query {
+
+    /** The radii tried in turn: cheap ones first (within 3 bits, one block value each), up to the whole 64 bits. */
+    static final int[] RADII = { 3, 7, 11, 15, 23, 31, 47, SimHash.BITS };
+
+    private final IntFunction<Query> withinRadius;
+    private final int k;
+    private final int maxRadius;
+
+    /**
+     * @param withinRadius the documents within r bits, scored (64 - distance) / 64
+     * @param maxRadius    the largest radius searched ({@code max_distance}, or 64)
+     */
+    SimHashNearestQuery(IntFunction<Query> withinRadius, int k, int maxRadius) {
+        this.withinRadius = withinRadius;
+        this.k = k;
+        this.maxRadius = maxRadius;
+    }
+
+    @Override
+    public Query rewrite(IndexSearcher searcher) throws IOException {
+        TopDocs top = null;
+        for (int r : RADII) {
+            int radius = Math.min(r, maxRadius);
+            top = searcher.search(withinRadius.apply(radius), k);
+            if (top.totalHits.value() >= k || radius == maxRadius) {
+                break;
+            }
+        }
+        return new TopDocsQuery(top.scoreDocs, searcher.getIndexReader().getContext().id());
+    }
+
+    @Override
+    public void visit(QueryVisitor visitor) {
+        visitor.visitLeaf(this);
+    }
+
+    @Override
+    public String toString(String field) {
+        return "simhash_nearest(k=" + k + ", max_distance=" + maxRadius + ", " + withinRadius.apply(maxRadius) + ")";
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        // the radius function holds the fingerprint and field: equal only to itself
+        return this == other;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
+
+    /** Fixed documents of one reader with fixed scores (times the boost). */
+    static final class TopDocsQuery extends Query {
+        private final int[] docs;
+        private final float[] scores;
+        private final Object readerId;
+
+        TopDocsQuery(ScoreDoc[] hits, Object readerId) {
+            ScoreDoc[] sorted = hits.clone();
+            Arrays.sort(sorted, (a, b) -> Integer.compare(a.doc, b.doc));
+            this.docs = new int[sorted.length];
+            this.scores = new float[sorted.length];
+            for (int i = 0; i < sorted.length; i++) {
+                docs[i] = sorted[i].doc;
+                scores[i] = sorted[i].score;
+            }
+            this.readerId = readerId;
+        }
+
+        @Override
+        public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
+            if (searcher.getIndexReader().getContext().id() != readerId) {
+                throw new IllegalStateException("the k nearest documents were computed on another reader");
+            }
+            return new Weight(this) {
+                @Override
+                public ScorerSupplier scorerSupplier(LeafReaderContext context) {
+                    int from = lowerBound(context.docBase);
+                    int to = lowerBound(context.docBase + context.reader().maxDoc());
+                    if (from == to) {
+                        return null;
+                    }
+                    return new DefaultScorerSupplier(new TopDocsScorer(context.docBase, from, to, boost));
+                }
+
+                @Override
+                public Explanation explain(LeafReaderContext context, int doc) {
+                    int i = Arrays.binarySearch(docs, context.docBase + doc);
+                    return i < 0 ? Explanation.noMatch("not among the k nearest documents of the shard")
+                        : Explanation.match(scores[i] * boost, "among the k nearest documents of the shard, scored "
+                            + "boost * (64 - distance) / 64");
+                }
+
+                @Override
+                public boolean isCacheable(LeafReaderContext ctx) {
+                    return false;
+                }
+            };
+        }
+
+        private int lowerBound(int globalDoc) {
+            int i = Arrays.binarySearch(docs, globalDoc);
+            return i >= 0 ? i : -i - 1;
+        }
+
+        private final class TopDocsScorer extends Scorer {
+            private final int docBase;
+            private final int from;
+            private final int to;
+            private final float boost;
+            private int index = -1;
+
+            TopDocsScorer(int docBase, int from, int to, float boost) {
+                this.docBase = docBase;
+                this.from = from;
+                this.to = to;
+                this.boost = boost;
+            }
+
+            @Override
+            public int docID() {
+                return index < 0 ? -1 : index >= to ? DocIdSetIterator.NO_MORE_DOCS : docs[index] - docBase;
+            }
+
+            @Override
+            public float score() {
+                return scores[index] * boost;
+            }
+
+            @Override
+            public float getMaxScore(int upTo) {
+                return Float.MAX_VALUE;
+            }
+
+            @Override
+            public DocIdSetIterator iterator() {
+                return new DocIdSetIterator() {
+                    @Override
+                    public int docID() {
+                        return TopDocsScorer.this.docID();
+                    }
+
+                    @Override
+                    public int nextDoc() {
+                        index = index < 0 ? from : index + 1;
+                        return docID();
+                    }
+
+                    @Override
+                    public int advance(int target) {
+                        int i = index < 0 ? from : index;
+                        while (i < to && docs[i] - docBase < target) {
+                            i++;
+                        }
+                        index = i;
+                        return docID();
+                    }
+
+                    @Override
+                    public long cost() {
+                        return to - from;
+                    }
+                };
+            }
+        }
+
+        @Override
+        public void visit(QueryVisitor visitor) {
+            visitor.visitLeaf(this);
+        }
+
+        @Override
+        public String toString(String field) {
+            return "simhash_nearest_docs(" + docs.length + " docs)";
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return sameClassAs(other) && Arrays.equals(docs, ((TopDocsQuery) other).docs)
+                && Arrays.equals(scores, ((TopDocsQuery) other).scores) && readerId == ((TopDocsQuery) other).readerId;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(classHash(), Arrays.hashCode(docs), Arrays.hashCode(scores), System.identityHashCode(readerId));
+        }
+    }
+}
