@@ -2,6 +2,7 @@ package dev.simhash.collapse;
 
 import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.SimHash;
+import dev.simhash.mapper.SimHashFieldMapper;
 
 import org.elasticsearch.action.fieldcaps.FieldCapabilities;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
@@ -17,12 +18,27 @@ import java.util.TreeSet;
 
 /**
  * Reads fingerprints from search hits, and checks through the field capabilities API (so with the
- * caller's privileges) that the fields the fold and the report read are mapped as they need: the
- * fingerprint's {@code hash} as a {@code long} with doc values, a group id field as a {@code keyword}.
+ * caller's privileges) that the fields the fold and the report read are mapped as they need: a
+ * {@code simhash} field, or the processor object's {@code hash} as a {@code long} with doc values; a
+ * group id field as a {@code keyword}.
  */
 final class FingerprintMappings {
 
     private static final String UNMAPPED = "unmapped";
+
+    /**
+     * Where the fingerprints are read from in {@code docvalue_fields}: a {@code simhash} field itself, asked for in
+     * the {@code long} format, or the object form's {@code hash} (a long already).
+     */
+    record Fingerprints(String path, String format) {
+        static Fingerprints of(String field, boolean fieldType) {
+            return fieldType ? new Fingerprints(field, "long") : new Fingerprints(FingerprintFields.hashPath(field), null);
+        }
+
+        boolean isFieldType() {
+            return format != null;
+        }
+    }
 
     private FingerprintMappings() {}
 
@@ -36,24 +52,35 @@ final class FingerprintMappings {
     }
 
     /**
-     * @throws IllegalArgumentException naming {@code [field]} unless {@code field.hash} is a {@code long} with doc
-     *                                  values in every target index that maps it, and at least one does
+     * @return where to read the fingerprints
+     * @throws IllegalArgumentException naming {@code [field]} unless it is a {@code simhash} field in every target index
+     *                                  that maps it, or {@code field.hash} is a {@code long} with doc values in every target
+     *                                  index that maps it; and at least one index maps it
      */
-    static void checkFingerprint(FieldCapabilitiesResponse caps, String field) {
+    static Fingerprints checkFingerprint(FieldCapabilitiesResponse caps, String field) {
         String hashPath = FingerprintFields.hashPath(field);
         Map<String, FieldCapabilities> object = caps.getField(field);
+        if (object != null && object.containsKey(SimHashFieldMapper.CONTENT_TYPE)) {
+            for (Map.Entry<String, FieldCapabilities> e : object.entrySet()) {
+                if (!SimHashFieldMapper.CONTENT_TYPE.equals(e.getKey()) && !UNMAPPED.equals(e.getKey())) {
+                    throw new IllegalArgumentException("[field] [" + field + "] is a [simhash] field in some target indices but a ["
+                        + e.getKey() + "]" + where(e.getValue(), caps) + "; fold and report read one kind of fingerprint field");
+                }
+            }
+            return Fingerprints.of(field, true);
+        }
         if (object != null) {
             for (String type : object.keySet()) {
                 if (!"object".equals(type) && !UNMAPPED.equals(type) && !"nested".equals(type)) {
-                    throw new IllegalArgumentException("[field] [" + field + "] is a [" + type + "] field; it must name the object the "
-                        + "simhash processor writes (with [hash] and [b0]..[b3] under it)");
+                    throw new IllegalArgumentException("[field] [" + field + "] is a [" + type + "] field; it must name a [simhash] field "
+                        + "or the object the simhash processor writes (with [hash] and [b0]..[b3] under it)");
                 }
             }
         }
         Map<String, FieldCapabilities> hash = caps.getField(hashPath);
         if (hash == null || hash.keySet().stream().allMatch(UNMAPPED::equals)) {
-            throw new IllegalArgumentException("[field] [" + field + "] is not a fingerprint object: [" + hashPath
-                + "] is not mapped in the target indices; declare the fingerprint mapping described in the README");
+            throw new IllegalArgumentException("[field] [" + field + "] is neither a [simhash] field nor a fingerprint object: [" + hashPath
+                + "] is not mapped in the target indices; map a [simhash] field as described in the README");
         }
         for (Map.Entry<String, FieldCapabilities> e : hash.entrySet()) {
             if (UNMAPPED.equals(e.getKey())) {
@@ -66,6 +93,7 @@ final class FingerprintMappings {
                     + "; declare the fingerprint mapping described in the README");
             }
         }
+        return Fingerprints.of(field, false);
     }
 
     /**
@@ -100,7 +128,8 @@ final class FingerprintMappings {
      * @throws IllegalArgumentException naming {@code [docvalue_fields]} when the caller asked for the field in a format
      *                                  that does not render the fingerprint as a plain decimal long
      */
-    static Long fingerprintOf(SearchHit hit, String hashPath) {
+    static Long fingerprintOf(SearchHit hit, Fingerprints fingerprints) {
+        String hashPath = fingerprints.path();
         DocumentField f = hit.field(hashPath);
         if (f == null || f.getValues().isEmpty()) {
             return null;
@@ -111,6 +140,15 @@ final class FingerprintMappings {
         }
         if (v == null) {
             return null;
+        }
+        if (fingerprints.isFieldType()) {
+            // a simhash field's own formats: a long, or 16 hex digits (the default, when the caller asked for the field)
+            try {
+                return SimHash.parse(v.toString());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("[docvalue_fields] [" + hashPath + "] is rendered as [" + SimHash.describe(v.toString())
+                    + "], not as a fingerprint", e);
+            }
         }
         // a string only comes from a format the caller asked for in docvalue_fields: it must be the long in decimal
         // (never read as hex: 16 decimal digits are still decimal). Treating an unreadable value as "no fingerprint"

@@ -1,6 +1,6 @@
 package dev.simhash.collapse;
 
-import dev.simhash.core.FingerprintFields;
+import dev.simhash.collapse.FingerprintMappings.Fingerprints;
 import dev.simhash.core.SimHash;
 
 import org.apache.lucene.search.TotalHits;
@@ -133,19 +133,14 @@ public final class RestFoldAction extends BaseRestHandler {
         }
         int from = Math.max(source.from(), 0);
         int size = source.size() < 0 ? DEFAULT_SIZE : source.size();
-        String hashPath = FingerprintFields.hashPath(fold.field());
-        boolean hashRequested = requested(source, hashPath);
         source.from(0);
-        if (!hashRequested) {
-            source.docValueField(hashPath);
-        }
         String[] targets = targetIndices(search);
         long startNanos = System.nanoTime();
         return channel -> {
             RestCancellableNodeClient cancellable = new RestCancellableNodeClient(client, request.getHttpChannel());
             if (targets == null) {
                 // a point in time whose id cannot be read here: the search itself reports what is wrong with it
-                search(channel, cancellable, search, fold, from, size, hashPath, hashRequested, startNanos);
+                search(channel, cancellable, search, fold, from, size, Fingerprints.of(fold.field(), false), startNanos);
                 return;
             }
             // the search is sent from the field-caps callback: restore the caller's context there, so it runs as the caller
@@ -154,9 +149,9 @@ public final class RestFoldAction extends BaseRestHandler {
                 ContextPreservingActionListener.wrapPreservingContext(new RestActionListener<FieldCapabilitiesResponse>(channel) {
                     @Override
                     protected void processResponse(FieldCapabilitiesResponse caps) {
-                        FingerprintMappings.checkFingerprint(caps, fold.field());
+                        Fingerprints fingerprints = FingerprintMappings.checkFingerprint(caps, fold.field());
                         FoldParams fitted = fold.fitTo(ResultWindow.smallest(project.get(), caps.getIndices(), fold.window()));
-                        search(channel, cancellable, search, fitted, from, size, hashPath, hashRequested, startNanos);
+                        search(channel, cancellable, search, fitted, from, size, fingerprints, startNanos);
                     }
                 }, client.threadPool().getThreadContext()));
         };
@@ -181,13 +176,18 @@ public final class RestFoldAction extends BaseRestHandler {
     }
 
     private static void search(RestChannel channel, RestCancellableNodeClient client, SearchRequest search, FoldParams fold, int from,
-                               int size, String hashPath, boolean hashRequested, long startNanos) {
+                               int size, Fingerprints fingerprints, long startNanos) {
+        String hashPath = fingerprints.path();
+        boolean hashRequested = requested(search.source(), hashPath);
+        if (!hashRequested) {
+            search.source().docValueField(hashPath, fingerprints.format());
+        }
         search.source().size(fold.window());
         client.execute(TransportSearchAction.TYPE, search, new RestActionListener<>(channel) {
             @Override
             protected void processResponse(SearchResponse response) throws IOException {
                 channel.sendResponse(new RestResponse(RestStatus.OK,
-                    render(channel, response, fold, from, size, hashPath, hashRequested, startNanos)));
+                    render(channel, response, fold, from, size, fingerprints, hashRequested, startNanos)));
             }
         });
     }
@@ -226,14 +226,15 @@ public final class RestFoldAction extends BaseRestHandler {
         return false;
     }
 
-    static XContentBuilder render(RestChannel channel, SearchResponse response, FoldParams fold, int from, int size, String hashPath,
-                                  boolean hashRequested, long startNanos) throws IOException {
+    static XContentBuilder render(RestChannel channel, SearchResponse response, FoldParams fold, int from, int size,
+                                  Fingerprints fingerprints, boolean hashRequested, long startNanos) throws IOException {
+        String hashPath = fingerprints.path();
         SearchHits searchHits = response.getHits();
         SearchHit[] hits = searchHits.getHits();
         long[] hashes = new long[hits.length];
         boolean[] hasHash = new boolean[hits.length];
         for (int i = 0; i < hits.length; i++) {
-            Long h = FingerprintMappings.fingerprintOf(hits[i], hashPath);
+            Long h = FingerprintMappings.fingerprintOf(hits[i], fingerprints);
             hasHash[i] = h != null;
             hashes[i] = h == null ? 0 : h;
         }

@@ -1,6 +1,5 @@
 package dev.simhash.collapse;
 
-import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.SimHash;
 
 import org.elasticsearch.action.ActionListener;
@@ -130,7 +129,9 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private long readNanos;
         private long groupNanos;
         private long membersNanos;
-        private final String hashPath;
+        // where the fingerprints are read, known once the field capabilities are in (before any page is read)
+        private volatile FingerprintMappings.Fingerprints fingerprints;
+        private volatile String hashPath;
         /**
          * Ids are read with the fingerprints only when every document's id is needed (write_group_id) or when reading
          * sequentially (0.1's way, kept for comparison); otherwise only fingerprints are read, and the ids of the listed
@@ -157,7 +158,6 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             this.request = request;
             this.listener = listener;
             this.client = new ParentTaskAssigningClient(TransportDuplicatesAction.this.client, clusterService.localNode(), task);
-            this.hashPath = FingerprintFields.hashPath(request.field());
             this.slices = slices(request);
             this.slicesRunning = new AtomicInteger(slices);
             this.idsWhileReading = request.writeGroupId() != null || request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL;
@@ -196,7 +196,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         private void onFieldCaps(FieldCapabilitiesResponse caps) {
             task.ensureNotCancelled();
-            FingerprintMappings.checkFingerprint(caps, request.field());
+            fingerprints = FingerprintMappings.checkFingerprint(caps, request.field());
+            hashPath = fingerprints.path();
             if (request.writeGroupId() != null) {
                 FingerprintMappings.checkGroupField(caps, request.writeGroupId());
             }
@@ -230,7 +231,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         private SearchSourceBuilder scan(BoolQueryBuilder query, Object[] searchAfter) {
             SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(pageSize).fetchSource(false)
-                .docValueField(hashPath).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
+                .docValueField(hashPath, fingerprints.format()).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
                 .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(KEEP_ALIVE));
             if (searchAfter != null) {
                 source.searchAfter(searchAfter);
@@ -285,7 +286,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (idsWhileReading) {
                 synchronized (table) {
                     for (SearchHit hit : hits) {
-                        Long hash = FingerprintMappings.fingerprintOf(hit, hashPath);
+                        Long hash = FingerprintMappings.fingerprintOf(hit, fingerprints);
                         if (hash == null) {
                             continue;
                         }
@@ -301,7 +302,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             } else {
                 Longs mine = sliceHashes[slice];
                 for (SearchHit hit : hits) {
-                    Long hash = FingerprintMappings.fingerprintOf(hit, hashPath);
+                    Long hash = FingerprintMappings.fingerprintOf(hit, fingerprints);
                     if (hash != null) {
                         mine.add(hash);
                         read++;
@@ -463,7 +464,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         checkShards(r, "fetching group members");
                         SearchHit[] hits = r.getHits().getHits();
                         for (SearchHit hit : hits) {
-                            Long hash = FingerprintMappings.fingerprintOf(hit, hashPath);
+                            Long hash = FingerprintMappings.fingerprintOf(hit, fingerprints);
                             int k = hash == null ? -1 : Arrays.binarySearch(memberHashes, from, to, hash);
                             // a document with several values may match through another one: count it in its own batch only
                             if (k >= 0) {

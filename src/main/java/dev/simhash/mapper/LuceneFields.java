@@ -28,7 +28,7 @@ final class LuceneFields {
     static {
         FieldType t = new FieldType();
         t.setIndexOptions(IndexOptions.DOCS);
-        t.setTokenized(true); // the terms come from our own token stream
+        t.setTokenized(false); // no analyzer: the terms come from our own token stream
         t.setOmitNorms(true);
         t.setStored(false);
         t.freeze();

@@ -1,8 +1,11 @@
 package dev.simhash.query;
 
+import dev.simhash.core.BlockTermLayout;
 import dev.simhash.core.SimHash;
 
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
@@ -18,7 +21,6 @@ import org.apache.lucene.search.Weight;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.function.IntFunction;
 
 /**
  * The k nearest documents of a shard: searches within growing radii until one holds at least k documents
@@ -31,18 +33,37 @@ final class SimHashNearestQuery extends Query {
     /** The radii tried in turn: cheap ones first (within 3 bits, one block value each), up to the whole 64 bits. */
     static final int[] RADII = { 3, 7, 11, 15, 23, 31, 47, SimHash.BITS };
 
-    private final IntFunction<Query> withinRadius;
+    private final String hashField;
+    private final BlockTermLayout blocks;
+    private final long hash;
+    private final Query exclude;
     private final int k;
     private final int maxRadius;
 
     /**
-     * @param withinRadius the documents within r bits, scored (64 - distance) / 64
-     * @param maxRadius    the largest radius searched ({@code max_distance}, or 64)
+     * @param exclude   documents never returned (the liked document), or null
+     * @param maxRadius the largest radius searched ({@code max_distance}, or 64)
      */
-    SimHashNearestQuery(IntFunction<Query> withinRadius, int k, int maxRadius) {
-        this.withinRadius = withinRadius;
+    SimHashNearestQuery(String hashField, BlockTermLayout blocks, long hash, Query exclude, int k, int maxRadius) {
+        this.hashField = hashField;
+        this.blocks = blocks;
+        this.hash = hash;
+        this.exclude = exclude;
         this.k = k;
         this.maxRadius = maxRadius;
+    }
+
+    /** The documents within r bits, scored (64 - distance) / 64, without the excluded ones. */
+    static Query within(String hashField, BlockTermLayout blocks, long hash, int radius, Query exclude) {
+        Query q = new SimHashQuery(hashField, blocks, hash, radius);
+        if (exclude == null) {
+            return q;
+        }
+        return new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST).add(exclude, BooleanClause.Occur.MUST_NOT).build();
+    }
+
+    private Query withinRadius(int radius) {
+        return within(hashField, blocks, hash, radius, exclude);
     }
 
     @Override
@@ -50,7 +71,7 @@ final class SimHashNearestQuery extends Query {
         TopDocs top = null;
         for (int r : RADII) {
             int radius = Math.min(r, maxRadius);
-            top = searcher.search(withinRadius.apply(radius), k);
+            top = searcher.search(withinRadius(radius), k);
             if (top.totalHits.value() >= k || radius == maxRadius) {
                 break;
             }
@@ -65,18 +86,20 @@ final class SimHashNearestQuery extends Query {
 
     @Override
     public String toString(String field) {
-        return "simhash_nearest(k=" + k + ", max_distance=" + maxRadius + ", " + withinRadius.apply(maxRadius) + ")";
+        return "simhash_nearest(k=" + k + ", " + withinRadius(maxRadius) + ")";
     }
 
     @Override
     public boolean equals(Object other) {
-        // the radius function holds the fingerprint and field: equal only to itself
-        return this == other;
+        return sameClassAs(other) && hashField.equals(((SimHashNearestQuery) other).hashField)
+            && blocks.equals(((SimHashNearestQuery) other).blocks) && hash == ((SimHashNearestQuery) other).hash
+            && Objects.equals(exclude, ((SimHashNearestQuery) other).exclude) && k == ((SimHashNearestQuery) other).k
+            && maxRadius == ((SimHashNearestQuery) other).maxRadius;
     }
 
     @Override
     public int hashCode() {
-        return System.identityHashCode(this);
+        return Objects.hash(classHash(), hashField, blocks, hash, exclude, k, maxRadius);
     }
 
     /** Fixed documents of one reader with fixed scores (times the boost). */

@@ -8,8 +8,6 @@ import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.FingerprintField;
 import dev.simhash.mapper.SimHashFieldType;
 
-import org.apache.lucene.search.BooleanClause;
-import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.SetOnce;
@@ -539,17 +537,9 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
             ? new IdsQueryBuilder().addIds(excludeId).toQuery(context) : null;
         int radius = maxDistance();
         if (k != null) {
-            return new SimHashNearestQuery(r -> within(fp, h, r, exclude), k, radius);
+            return new SimHashNearestQuery(fp.docValuesField(), fp.blocks(), h, exclude, k, radius);
         }
-        return within(fp, h, radius, exclude);
-    }
-
-    private static Query within(FingerprintField fp, long h, int radius, Query exclude) {
-        Query q = new SimHashQuery(fp.docValuesField(), fp.blocks(), h, radius);
-        if (exclude == null) {
-            return q;
-        }
-        return new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST).add(exclude, BooleanClause.Occur.MUST_NOT).build();
+        return SimHashNearestQuery.within(fp.docValuesField(), fp.blocks(), h, radius, exclude);
     }
 
     /**

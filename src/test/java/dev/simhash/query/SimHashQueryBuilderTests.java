@@ -2,7 +2,6 @@ package dev.simhash.query;
 
 import dev.simhash.SimHashPlugin;
 import dev.simhash.core.FeatureAnalyzer;
-import dev.simhash.core.FingerprintOptions;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.core.Weighting;
 
@@ -17,6 +16,7 @@ import org.elasticsearch.test.AbstractQueryTestCase;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.instanceOf;
@@ -48,22 +48,29 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             b.hash(randomLong());
         } else {
             b.text(randomFrom("近似重复检测 near duplicate detection", "news story edited twice", "搜索引擎 search engine 2024"))
-                .textOptions(randomFrom("default", "standard", "whitespace"),
-                    new FingerprintOptions(randomIntBetween(1, 2), randomFrom(Weighting.values()), 1));
+                .textOptions(randomBoolean() ? Map.of() : Map.of("analyzer", randomFrom("default", "standard", "whitespace"),
+                    "shingle_size", randomIntBetween(1, 2), "weighting", randomFrom(Weighting.values()).optionName()));
         }
         if (randomBoolean()) {
             b.maxDistance(randomIntBetween(0, 64));
+        }
+        if (randomBoolean()) {
+            b.k(randomIntBetween(1, SimHashQueryBuilder.MAX_K));
         }
         return b;
     }
 
     @Override
     protected void doAssertLuceneQuery(SimHashQueryBuilder builder, Query query, SearchExecutionContext context) {
+        if (builder.k() != null) {
+            assertThat(query, instanceOf(SimHashNearestQuery.class));
+            return;
+        }
         assertThat(query, instanceOf(SimHashQuery.class));
         SimHashQuery q = (SimHashQuery) query;
         long expected = builder.hash() != null ? builder.hash()
-            : new TextFingerprinter(FeatureAnalyzer.fromOption(builder.analyzer()), builder.textOptions()).fingerprint(builder.text())
-                .getAsLong();
+            : new TextFingerprinter(FeatureAnalyzer.fromOption(builder.textSpec().analyzer()), builder.textSpec().options())
+                .fingerprint(builder.text()).getAsLong();
         assertEquals(expected, q.hash());
         assertEquals(builder.maxDistance(), q.maxDistance());
     }

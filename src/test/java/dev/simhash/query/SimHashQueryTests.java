@@ -1,11 +1,13 @@
 package dev.simhash.query;
 
+import dev.simhash.core.BlockTermLayout;
 import dev.simhash.core.SimHash;
 
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.LongField;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedNumericDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.NumericDocValues;
@@ -38,7 +40,10 @@ import java.util.TreeSet;
 public class SimHashQueryTests extends LuceneTestCase {
 
     static final String HASH = "fp.hash";
-    static final String[] BLOCKS = { "fp.b0", "fp.b1", "fp.b2", "fp.b3" };
+    static final String[] BLOCK_FIELDS = { "fp.b0", "fp.b1", "fp.b2", "fp.b3" };
+    static final BlockTermLayout BLOCKS = BlockTermLayout.hexFields(BLOCK_FIELDS);
+    /** The same fingerprints as a simhash field stores them: doc values and 3-byte block terms [j, hi, lo] in one field. */
+    static final String PACKED = "fpp";
 
     /** Fingerprints with planted near-duplicate clusters (distances 0..20) and random ones. */
     static List<Long> corpus(Random r, int size) {
@@ -69,8 +74,11 @@ public class SimHashQueryTests extends LuceneTestCase {
         if (hash != null) {
             d.add(new LongField(HASH, hash, Field.Store.NO));
             for (int j = 0; j < 4; j++) {
-                d.add(new StringField(BLOCKS[j], new BytesRef(SimHash.blockTerm(SimHash.block(hash, j))), Field.Store.NO));
+                d.add(new StringField(BLOCK_FIELDS[j], new BytesRef(SimHash.blockTerm(SimHash.block(hash, j))), Field.Store.NO));
+                int block = (int) (hash >>> (16 * j)) & 0xFFFF;
+                d.add(new StringField(PACKED, new BytesRef(new byte[] { (byte) j, (byte) (block >> 8), (byte) block }), Field.Store.NO));
             }
+            d.add(new SortedNumericDocValuesField(PACKED, hash));
         }
         w.addDocument(d);
     }
@@ -111,7 +119,12 @@ public class SimHashQueryTests extends LuceneTestCase {
 
     private static void check(IndexSearcher searcher, Map<Integer, Long> live, long query, int r, boolean queryUtils)
         throws IOException {
-        SimHashQuery q = new SimHashQuery(HASH, BLOCKS, query, r);
+        check(searcher, live, new SimHashQuery(HASH, BLOCKS, query, r), query, r, queryUtils);
+        check(searcher, live, new SimHashQuery(PACKED, BlockTermLayout.packed(PACKED), query, r), query, r, queryUtils);
+    }
+
+    private static void check(IndexSearcher searcher, Map<Integer, Long> live, SimHashQuery q, long query, int r, boolean queryUtils)
+        throws IOException {
         TopDocs top = searcher.search(q, Math.max(1, searcher.getIndexReader().maxDoc()));
         Map<Integer, Integer> actual = new TreeMap<>();
         float lastScore = Float.MAX_VALUE;
@@ -203,9 +216,17 @@ public class SimHashQueryTests extends LuceneTestCase {
     }
 
     public void testBlockTermParsing() {
-        assertEquals(0x03fa, SimHashQuery.parseBlockTerm(new BytesRef("03fa")));
-        assertEquals(-1, SimHashQuery.parseBlockTerm(new BytesRef("3fa")));
-        assertEquals(-1, SimHashQuery.parseBlockTerm(new BytesRef("03fz")));
-        assertEquals(-1, SimHashQuery.parseBlockTerm(new BytesRef("03fa0")));
+        BlockTermLayout hex = BLOCKS;
+        assertEquals(0x03fa, hex.value(2, new BytesRef("03fa")));
+        assertEquals(-1, hex.value(2, new BytesRef("3fa")));
+        assertEquals(-1, hex.value(2, new BytesRef("03fz")));
+        assertEquals(-1, hex.value(2, new BytesRef("03fa0")));
+        BlockTermLayout packed = BlockTermLayout.packed(PACKED);
+        assertEquals(new BytesRef(new byte[] { 2, 0x03, (byte) 0xfa }), packed.term(2, 0x03fa));
+        assertEquals(0xfffe, packed.value(3, new BytesRef(new byte[] { 3, (byte) 0xff, (byte) 0xfe })));
+        assertEquals(-1, packed.value(2, new BytesRef(new byte[] { 3, (byte) 0xff, (byte) 0xfe })));
+        assertEquals(-1, packed.value(3, new BytesRef(new byte[] { 3, (byte) 0xff })));
+        assertTrue(packed.pastBlock(1, new BytesRef(new byte[] { 2, 0, 0 })));
+        assertFalse(packed.pastBlock(2, new BytesRef(new byte[] { 2, 0, 0 })));
     }
 }

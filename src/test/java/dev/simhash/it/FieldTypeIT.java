@@ -1,0 +1,416 @@
+package dev.simhash.it;
+
+import dev.simhash.core.SimHash;
+import dev.simhash.demo.DemoCorpus;
+import dev.simhash.it.support.RealNodeExtension;
+import dev.simhash.it.support.Rest;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static dev.simhash.it.support.Rest.toJson;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The {@code simhash} field type on a real node: as a multi-field of a text and as a {@code copy_to}
+ * target, on Chinese and English documents, gives the same fingerprints as the processor's object form
+ * built from the same texts, and the query (hash, text, like, k), the scripts, the fold and the report
+ * give the same answers on both; each answer is also checked against brute force over the fingerprints.
+ */
+@ExtendWith(RealNodeExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class FieldTypeIT {
+
+    static final String TYPED = "ft-typed";
+    static final String OBJECT = "ft-object";
+    static final String PIPELINE = "ft-object-pipeline";
+
+    private final Rest rest;
+    private final List<DemoCorpus.Doc> docs = DemoCorpus.load().docs();
+    /** Fingerprints of the body (multi-field / processor) and of title + body (copy_to / processor on an array), by id. */
+    private final Map<String, Long> body = new TreeMap<>();
+    private final Map<String, Long> all = new TreeMap<>();
+
+    FieldTypeIT(Rest rest) {
+        this.rest = rest;
+    }
+
+    static String title(DemoCorpus.Doc d) {
+        return d.kind() + " " + d.lang() + " " + d.id().replaceAll("-[0-9]+$", "");
+    }
+
+    @BeforeAll
+    void load() {
+        rest.delete("/ft-*");
+        rest.ok("PUT", "/_ingest/pipeline/" + PIPELINE, """
+            {"processors": [{"simhash": {"field": "body", "target_field": "simhash"}},
+                            {"simhash": {"field": "combined", "target_field": "simhash_all"}}]}""");
+        rest.ok("PUT", "/" + OBJECT, """
+            {"settings": {"number_of_shards": 2, "number_of_replicas": 0, "default_pipeline": "%s"},
+             "mappings": {"properties": {"rank": {"type": "integer"}, "title": {"type": "text"}, "body": {"type": "text"},
+               "combined": {"type": "text"}, "simhash": %s, "simhash_all": %s}}}""".formatted(PIPELINE, IndexTimeIT.FP_MAPPING,
+            IndexTimeIT.FP_MAPPING));
+        // the one-line mappings this issue is about
+        rest.ok("PUT", "/" + TYPED, """
+            {"settings": {"number_of_shards": 3, "number_of_replicas": 0},
+             "mappings": {"properties": {"rank": {"type": "integer"},
+               "title": {"type": "text", "copy_to": "all_fp"},
+               "body": {"type": "text", "copy_to": "all_fp", "fields": {"simhash": {"type": "simhash"}}},
+               "all_fp": {"type": "simhash"}}}}""");
+        StringBuilder typed = new StringBuilder();
+        StringBuilder object = new StringBuilder();
+        int rank = 0;
+        for (DemoCorpus.Doc d : docs) {
+            String t = title(d);
+            typed.append(toJson(Map.of("index", Map.of("_id", d.id())))).append('\n')
+                .append(toJson(ordered("rank", rank, "title", t, "body", d.body()))).append('\n');
+            object.append(toJson(Map.of("index", Map.of("_id", d.id())))).append('\n')
+                .append(toJson(ordered("rank", rank, "title", t, "body", d.body(), "combined", List.of(t, d.body())))).append('\n');
+            rank++;
+        }
+        Rest.Answer typedBulk = rest.bulk("/" + TYPED + "/_bulk?refresh=true", typed.toString());
+        assertEquals(Boolean.FALSE, typedBulk.at("errors"), () -> typedBulk.body().substring(0, Math.min(3000, typedBulk.body().length())));
+        Rest.Answer objectBulk = rest.bulk("/" + OBJECT + "/_bulk?refresh=true", object.toString());
+        assertEquals(Boolean.FALSE, objectBulk.at("errors"), () -> objectBulk.body().substring(0, Math.min(3000, objectBulk.body().length())));
+        Map<String, Map<String, Object>> typedValues = docValues(TYPED, "body.simhash", "all_fp");
+        Map<String, Map<String, Object>> objectValues = docValues(OBJECT, "simhash.hash", "simhash_all.hash");
+        for (DemoCorpus.Doc d : docs) {
+            body.put(d.id(), SimHash.parse((String) typedValues.get(d.id()).get("body.simhash")));
+            all.put(d.id(), SimHash.parse((String) typedValues.get(d.id()).get("all_fp")));
+            assertEquals(((Number) objectValues.get(d.id()).get("simhash.hash")).longValue(), body.get(d.id()), d.id());
+            assertEquals(((Number) objectValues.get(d.id()).get("simhash_all.hash")).longValue(), all.get(d.id()), d.id());
+        }
+    }
+
+    @AfterAll
+    void drop() {
+        rest.delete("/ft-*");
+        rest.call("DELETE", "/_ingest/pipeline/" + PIPELINE, null);
+    }
+
+    static Map<String, Object> ordered(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    /** The first doc value of each field of every document, by id. */
+    Map<String, Map<String, Object>> docValues(String index, String... fields) {
+        Rest.Answer a = rest.ok("POST", "/" + index + "/_search", toJson(Map.of("size", 1000, "_source", false,
+            "docvalue_fields", List.of(fields))));
+        Map<String, Map<String, Object>> out = new TreeMap<>();
+        for (Map<String, Object> hit : a.<List<Map<String, Object>>>at("hits.hits")) {
+            @SuppressWarnings("unchecked")
+            Map<String, List<Object>> f = (Map<String, List<Object>>) hit.get("fields");
+            Map<String, Object> values = new LinkedHashMap<>();
+            for (String field : fields) {
+                assertNotNull(f, "no doc values for " + hit.get("_id"));
+                values.put(field, f.get(field).get(0));
+            }
+            out.put((String) hit.get("_id"), values);
+        }
+        return out;
+    }
+
+    /** The ids of a search with the simhash query. */
+    Map<String, Double> hits(String index, Map<String, Object> simhash, int size) {
+        Rest.Answer a = rest.post("/" + index + "/_search", toJson(Map.of("size", size, "_source", false,
+            "query", Map.of("simhash", simhash))));
+        assertEquals(200, a.status(), a.toString());
+        Map<String, Double> out = new TreeMap<>();
+        for (Map<String, Object> hit : a.<List<Map<String, Object>>>at("hits.hits")) {
+            out.put((String) hit.get("_id"), ((Number) hit.get("_score")).doubleValue());
+        }
+        return out;
+    }
+
+    static Map<String, Double> bruteForce(Map<String, Long> fps, long query, int r) {
+        Map<String, Double> out = new TreeMap<>();
+        fps.forEach((id, h) -> {
+            int d = SimHash.distance(h, query);
+            if (d <= r) {
+                out.put(id, (64 - d) / 64.0);
+            }
+        });
+        return out;
+    }
+
+    static Map<String, Object> q(Object... kv) {
+        return ordered(kv);
+    }
+
+    @Test
+    void fieldsAndDocvalueFieldsShowSixteenHexDigitsAndSourceIsUnchanged() {
+        Rest.Answer a = rest.ok("POST", "/" + TYPED + "/_search", toJson(Map.of("query", Map.of("ids", Map.of("values", List.of(
+            "zh-cpi-1"))), "fields", List.of("body.simhash", "all_fp"), "docvalue_fields", List.of(Map.of("field", "all_fp",
+            "format", "long")))));
+        Map<String, Object> hit = a.<List<Map<String, Object>>>at("hits.hits").get(0);
+        @SuppressWarnings("unchecked")
+        Map<String, List<Object>> fields = (Map<String, List<Object>>) hit.get("fields");
+        assertEquals(List.of(SimHash.toHex(body.get("zh-cpi-1"))), fields.get("body.simhash"));
+        assertTrue(((String) fields.get("body.simhash").get(0)).matches("[0-9a-f]{16}"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> source = (Map<String, Object>) hit.get("_source");
+        assertEquals(List.of("rank", "title", "body"), List.copyOf(source.keySet()), "the source is what was sent");
+        Rest.Answer mapping = rest.ok("GET", "/" + TYPED + "/_mapping", null);
+        assertEquals("v1", mapping.at(TYPED + ".mappings.properties.all_fp.version"), "the version is written into the mapping");
+    }
+
+    @Test
+    void hashQueryEqualsTheObjectFormAndBruteForce() {
+        Random r = new Random(12);
+        for (int i = 0; i < 12; i++) {
+            DemoCorpus.Doc d = docs.get(r.nextInt(docs.size()));
+            for (int radius : new int[] { 0, 3, 8, 16 }) {
+                long h = body.get(d.id());
+                Map<String, Double> typed = hits(TYPED, q("field", "body.simhash", "hash", SimHash.toHex(h), "max_distance", radius), 1000);
+                Map<String, Double> object = hits(OBJECT, q("field", "simhash", "hash", SimHash.toHex(h), "max_distance", radius), 1000);
+                assertEquals(bruteForce(body, h, radius), typed, d.id() + " r=" + radius);
+                assertEquals(object, typed, d.id() + " r=" + radius);
+                long ha = all.get(d.id());
+                assertEquals(bruteForce(all, ha, radius), hits(TYPED, q("field", "all_fp", "hash", ha, "max_distance", radius), 1000));
+                assertEquals(hits(OBJECT, q("field", "simhash_all", "hash", ha, "max_distance", radius), 1000),
+                    hits(TYPED, q("field", "all_fp", "hash", ha, "max_distance", radius), 1000));
+            }
+        }
+    }
+
+    @Test
+    void textQueryUsesTheFieldsOwnOptions() {
+        for (DemoCorpus.TextQuery t : DemoCorpus.TEXT_QUERIES) {
+            Map<String, Double> typed = hits(TYPED, q("field", "body.simhash", "text", t.text(), "max_distance", 12), 1000);
+            Map<String, Double> object = hits(OBJECT, q("field", "simhash", "text", t.text(), "max_distance", 12), 1000);
+            assertEquals(object, typed, t.text());
+            assertFalse(typed.isEmpty(), "the pasted copy finds its story: " + t.text());
+            assertTrue(DemoCorpus.load().group(t.group()).containsAll(typed.keySet()), typed + " within group " + t.group());
+            // repeating the field's options is allowed
+            assertEquals(typed, hits(TYPED, q("field", "body.simhash", "text", t.text(), "max_distance", 12, "analyzer", "default",
+                "shingle_size", 1), 1000));
+        }
+    }
+
+    @Test
+    void likeLeavesTheLikedDocumentOutUnlessIncludeIsTrue() {
+        for (String id : List.of("zh-cpi-1", "en-bridge-1")) {
+            long h = body.get(id);
+            Map<String, Double> expected = bruteForce(body, h, 10);
+            Map<String, Double> with = hits(TYPED, q("field", "body.simhash", "like", Map.of("index", TYPED, "id", id), "include", true,
+                "max_distance", 10), 1000);
+            assertEquals(expected, with, id);
+            expected.remove(id);
+            assertEquals(expected, hits(TYPED, q("field", "body.simhash", "like", Map.of("index", TYPED, "id", id), "max_distance", 10),
+                1000), id);
+            assertEquals(expected, hits(OBJECT, q("field", "simhash", "like", Map.of("index", OBJECT, "id", id), "max_distance", 10),
+                1000), id + " object form");
+        }
+    }
+
+    @Test
+    void kGivesTheExactKNearest() {
+        Random r = new Random(5);
+        for (int i = 0; i < 8; i++) {
+            long query = i < 4 ? body.get(docs.get(r.nextInt(docs.size())).id()) ^ (1L << r.nextInt(64)) : r.nextLong();
+            for (int k : new int[] { 1, 3, 10 }) {
+                Map<String, Double> typed = hits(TYPED, q("field", "body.simhash", "hash", SimHash.toHex(query), "k", k), k);
+                Map<String, Double> object = hits(OBJECT, q("field", "simhash", "hash", SimHash.toHex(query), "k", k), k);
+                List<Double> expected = body.values().stream().map(h -> (64 - SimHash.distance(h, query)) / 64.0)
+                    .sorted(Comparator.reverseOrder()).limit(k).toList();
+                assertEquals(expected, typed.values().stream().sorted(Comparator.reverseOrder()).toList(), "k=" + k);
+                assertEquals(expected, object.values().stream().sorted(Comparator.reverseOrder()).toList(), "k=" + k);
+                typed.forEach((id, score) -> assertEquals((64 - SimHash.distance(body.get(id), query)) / 64.0, score, 1e-9, id));
+            }
+            // with max_distance: at most the k nearest within it
+            Map<String, Double> capped = hits(TYPED, q("field", "body.simhash", "hash", SimHash.toHex(query), "k", 5, "max_distance", 4), 5);
+            Map<String, Double> within = bruteForce(body, query, 4);
+            assertEquals(Math.min(5, within.size()), capped.size());
+            assertTrue(within.keySet().containsAll(capped.keySet()));
+        }
+    }
+
+    @Test
+    void scriptsReadTheFieldType() {
+        long h = body.get("en-bridge-1");
+        for (String[] fieldAndIndex : new String[][] { { "body.simhash", TYPED }, { "simhash", OBJECT } }) {
+            Rest.Answer a = rest.ok("POST", "/" + fieldAndIndex[1] + "/_search", toJson(Map.of("size", 1000, "_source", false,
+                "query", Map.of("script_score", Map.of("query", Map.of("match_all", Map.of()), "script", Map.of("lang", "simhash",
+                    "source", "hamming", "params", Map.of("field", fieldAndIndex[0], "hash", SimHash.toHex(h))))))));
+            List<Map<String, Object>> hits = a.at("hits.hits");
+            assertEquals(docs.size(), hits.size());
+            for (Map<String, Object> hit : hits) {
+                String id = (String) hit.get("_id");
+                assertEquals(SimHash.distance(h, body.get(id)), ((Number) hit.get("_score")).doubleValue(), 1e-6, id);
+            }
+        }
+    }
+
+    @Test
+    void foldAndReportGiveTheSameAnswersAsOnTheObjectForm() {
+        String search = toJson(Map.of("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")), "size", 100));
+        Rest.Answer typed = rest.ok("POST", "/" + TYPED + "/_simhash/fold?field=body.simhash&max_distance=8", search);
+        Rest.Answer object = rest.ok("POST", "/" + OBJECT + "/_simhash/fold?field=simhash&max_distance=8", search);
+        List<String> typedFolds = folds(typed);
+        assertEquals(folds(object), typedFolds);
+        assertTrue(typedFolds.size() < docs.size(), "planted groups fold: " + typedFolds);
+        Map<String, Object> first = typed.<List<Map<String, Object>>>at("hits.hits").get(0);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> ours = (Map<String, Object>) first.get("_simhash");
+        assertEquals(SimHash.toHex(body.get((String) first.get("_id"))), ours.get("hash"));
+        assertNull(first.get("fields"), "the doc values the fold reads are not shown unless requested");
+
+        for (int r : new int[] { 3, 8 }) {
+            Rest.Answer rt = rest.ok("POST", "/" + TYPED + "/_simhash/duplicates", toJson(Map.of("field", "all_fp", "max_distance", r)));
+            Rest.Answer ro = rest.ok("POST", "/" + OBJECT + "/_simhash/duplicates", toJson(Map.of("field", "simhash_all", "max_distance", r)));
+            assertEquals(groups(ro), groups(rt), "r=" + r);
+        }
+    }
+
+    private static List<String> folds(Rest.Answer a) {
+        List<String> out = new ArrayList<>();
+        for (Map<String, Object> hit : a.<List<Map<String, Object>>>at("hits.hits")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> s = (Map<String, Object>) hit.get("_simhash");
+            out.add(hit.get("_id") + "+" + s.get("folded"));
+        }
+        return out;
+    }
+
+    private static List<List<String>> groups(Rest.Answer a) {
+        List<List<String>> out = new ArrayList<>();
+        for (Map<String, Object> g : a.<List<Map<String, Object>>>at("groups")) {
+            List<String> ids = new ArrayList<>();
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> members = (List<Map<String, Object>>) g.get("members");
+            for (Map<String, Object> m : members) {
+                ids.add((String) m.get("_id"));
+            }
+            ids.sort(null);
+            out.add(ids);
+        }
+        out.sort(Comparator.comparing(Object::toString));
+        return out;
+    }
+
+    @Test
+    void inputFingerprintTakesHexAndSignedLongs() {
+        rest.ok("PUT", "/ft-fingerprints", """
+            {"mappings": {"properties": {"fp": {"type": "simhash", "input": "fingerprint"}}}}""");
+        long a = 0x8000_0000_0000_0001L;
+        rest.ok("PUT", "/ft-fingerprints/_doc/hex?refresh=true", toJson(Map.of("fp", SimHash.toHex(a))));
+        rest.ok("PUT", "/ft-fingerprints/_doc/long?refresh=true", "{\"fp\": " + (a ^ 3) + "}");
+        rest.ok("PUT", "/ft-fingerprints/_doc/decimal?refresh=true", toJson(Map.of("fp", Long.toString(a ^ 7))));
+        rest.ok("PUT", "/ft-fingerprints/_doc/two?refresh=true", toJson(Map.of("fp", List.of(SimHash.toHex(~a), SimHash.toHex(a ^ 0xF0)))));
+        assertEquals(Map.of("hex", 1.0, "long", 62 / 64.0, "decimal", 61 / 64.0, "two", 60 / 64.0),
+            hits("ft-fingerprints", q("field", "fp", "hash", SimHash.toHex(a), "max_distance", 4), 10));
+        for (Object bad : List.of("xyz", "0x8000000000000001", 1.5, true, Map.of("a", 1), "123456789012345678901")) {
+            Rest.Answer r = rest.call("PUT", "/ft-fingerprints/_doc/bad", toJson(Map.of("fp", bad)));
+            assertEquals(400, r.status(), bad + ": " + r);
+            assertTrue(r.body().contains("[fp]"), r.body());
+        }
+        Rest.Answer text = rest.post("/ft-fingerprints/_search", toJson(Map.of("query", Map.of("simhash", Map.of("field", "fp", "text",
+            "hello world")))));
+        assertEquals(400, text.status(), text.toString());
+        assertTrue(text.body().contains("[input] = [fingerprint]"), text.body());
+    }
+
+    @Test
+    void wrongUsesAnswer400NamingTheProblem() {
+        Map<String, String> mappings = new LinkedHashMap<>();
+        mappings.put("{\"type\": \"simhash\", \"shingel_size\": 2}", "shingel_size");
+        mappings.put("{\"type\": \"simhash\", \"shingle_size\": 0}", "[shingle_size] must be between 1 and 8");
+        mappings.put("{\"type\": \"simhash\", \"weighting\": \"idf\"}", "[weighting]");
+        mappings.put("{\"type\": \"simhash\", \"version\": \"v9\"}", "[version] unknown version [v9]");
+        mappings.put("{\"type\": \"simhash\", \"analyzer\": \"nope\"}", "[analyzer] unknown analyzer [nope]");
+        mappings.put("{\"type\": \"simhash\", \"input\": \"fingerprint\", \"analyzer\": \"standard\"}", "[analyzer] does not apply");
+        mappings.put("{\"type\": \"simhash\", \"input\": \"bytes\"}", "[input] must be one of [text, fingerprint]");
+        for (Map.Entry<String, String> e : mappings.entrySet()) {
+            Rest.Answer r = rest.call("PUT", "/ft-bad", "{\"mappings\": {\"properties\": {\"f\": " + e.getKey() + "}}}");
+            assertEquals(400, r.status(), e.getKey() + ": " + r);
+            assertTrue(r.body().contains(e.getValue()), e.getKey() + ": " + r.body());
+        }
+        // options are fixed at creation
+        Rest.Answer change = rest.call("PUT", "/" + TYPED + "/_mapping", """
+            {"properties": {"all_fp": {"type": "simhash", "shingle_size": 2}}}""");
+        assertEquals(400, change.status(), change.toString());
+        assertTrue(change.body().contains("Cannot update parameter [shingle_size]"), change.body());
+        // a text field given a number, an object
+        Rest.Answer number = rest.call("PUT", "/" + TYPED + "/_doc/bad", "{\"all_fp\": 42}");
+        assertEquals(400, number.status(), number.toString());
+        assertTrue(number.body().contains("takes text, got a number"), number.body());
+
+        Map<Map<String, Object>, String> queries = new LinkedHashMap<>();
+        queries.put(q("field", "body.simhash", "text", "some text here", "shingle_size", 2),
+            "[shingle_size] [2] contradicts the [simhash] field [body.simhash]");
+        queries.put(q("field", "body.simhash", "text", "some text here", "analyzer", "standard"), "[analyzer] [standard] contradicts");
+        queries.put(q("field", "body.simhash", "hash", 1, "k", 0), "[k] must be between 1 and 10000");
+        queries.put(q("field", "body.simhash", "hash", 1, "k", 10001), "[k] must be between 1 and 10000");
+        queries.put(q("field", "body.simhash", "hash", 1, "include", true), "[include] only applies to [like]");
+        queries.put(q("field", "title", "hash", 1), "[field] [title] is a [text] field");
+        for (Map.Entry<Map<String, Object>, String> e : queries.entrySet()) {
+            Rest.Answer r = rest.post("/" + TYPED + "/_search", toJson(Map.of("query", Map.of("simhash", e.getKey()))));
+            assertEquals(400, r.status(), e.getKey() + ": " + r);
+            assertTrue(r.body().contains(e.getValue()), e.getKey() + ": " + r.body());
+        }
+    }
+
+    @Test
+    void likeOnADocumentWithoutFingerprintIs400() {
+        rest.ok("PUT", "/" + TYPED + "/_doc/empty?refresh=true", toJson(Map.of("rank", 9999, "body", "")));
+        try {
+            Rest.Answer r = rest.post("/" + TYPED + "/_search", toJson(Map.of("query", Map.of("simhash", Map.of("field", "body.simhash",
+                "like", Map.of("index", TYPED, "id", "empty"))))));
+            assertEquals(400, r.status(), r.toString());
+            assertTrue(r.body().contains("[like] document [" + TYPED + "/empty] has no fingerprint in [body.simhash]"), r.body());
+            Rest.Answer exists = rest.ok("POST", "/" + TYPED + "/_count", toJson(Map.of("query", Map.of("bool", Map.of("must_not",
+                Map.of("exists", Map.of("field", "body.simhash")))))));
+            assertEquals(1, ((Number) exists.at("count")).intValue(), "a text without features indexes nothing");
+        } finally {
+            rest.ok("DELETE", "/" + TYPED + "/_doc/empty?refresh=true", null);
+        }
+    }
+
+    @Test
+    void updatesKeepTheFingerprintRight() {
+        String newBody = "The city council approved a new budget for public libraries on Tuesday, adding weekend hours.";
+        rest.ok("PUT", "/ft-update", """
+            {"mappings": {"properties": {"body": {"type": "text", "fields": {"simhash": {"type": "simhash"}}}}}}""");
+        rest.ok("PUT", "/ft-update/_doc/a?refresh=true", toJson(Map.of("body", docs.get(0).body(), "tag", "x")));
+        rest.ok("PUT", "/ft-update/_doc/reference?refresh=true", toJson(Map.of("body", newBody)));
+        long before = SimHash.parse((String) docValues("ft-update", "body.simhash").get("a").get("body.simhash"));
+        assertEquals(body.get(docs.get(0).id()), before);
+        rest.ok("POST", "/ft-update/_update/a?refresh=true", toJson(Map.of("doc", Map.of("body", newBody))));
+        Map<String, Map<String, Object>> after = docValues("ft-update", "body.simhash");
+        assertEquals(after.get("reference"), after.get("a"), "a partial update re-fingerprints the new text");
+        assertNotEquals(before, SimHash.parse((String) after.get("a").get("body.simhash")));
+        // an update that does not touch the text keeps the fingerprint
+        rest.ok("POST", "/ft-update/_update/a?refresh=true", toJson(Map.of("doc", Map.of("tag", "y"))));
+        assertEquals(after.get("reference"), docValues("ft-update", "body.simhash").get("a"));
+        // backfill after adding the field type to an existing text field: documents written again get it
+        rest.ok("PUT", "/ft-backfill", "{\"mappings\": {\"properties\": {\"body\": {\"type\": \"text\"}}}}");
+        rest.ok("PUT", "/ft-backfill/_doc/old?refresh=true", toJson(Map.of("body", newBody)));
+        rest.ok("PUT", "/ft-backfill/_mapping", "{\"properties\": {\"body\": {\"type\": \"text\", \"fields\": {\"simhash\": "
+            + "{\"type\": \"simhash\"}}}}}");
+        assertEquals(0, ((Number) rest.ok("POST", "/ft-backfill/_count", toJson(Map.of("query", Map.of("exists", Map.of("field",
+            "body.simhash"))))).at("count")).intValue());
+        // what _update_by_query does for each document (the reindex module is not in the test distribution): index it again
+        rest.ok("POST", "/ft-backfill/_update/old?refresh=true", toJson(Map.of("doc", Map.of("body", newBody), "detect_noop", false)));
+        assertEquals(after.get("reference"), docValues("ft-backfill", "body.simhash").get("old"));
+    }
+}
