@@ -76,7 +76,7 @@ public class SimHashAnalysisTests extends ESTestCase {
         assertInvalid("output", "hashes", "[output] must be one of [hash, blocks, both], got [hashes]");
         assertInvalid("weighting", "idf", "[weighting] unknown weighting [idf]");
         assertInvalid("shingle_size", "0", "[shingle_size] must be between 1 and 8, got [0]");
-        assertInvalid("shingle_size", "two", "[shingle_size] of token filter [fp] must be an integer, got [two]");
+        assertInvalid("shingle_size", "two", "[shingle_size] must be an integer, got [two] (in token filter [fp])");
         assertInvalid("min_features", "-1", "[min_features] must be at least 1, got [-1]");
         assertInvalid("bits", "32", "unknown setting [bits] for token filter [fp]");
     }

@@ -105,7 +105,8 @@ public class HammingScriptParamsTests extends ESTestCase {
         HammingScriptParams.parse(params("field", "fp", "hash", "0"))
             .checkMapping(mapping(new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.LONG, false, true)));
 
-        assertEquals("[field] is [fp] but [fp.hash] is not mapped; map it as a [long] under the target object the simhash processor writes",
+        assertEquals("[field] is [fp] but [fp.hash] is not mapped; name a [simhash] field, or map [fp.hash] as a [long] under the target object the "
+            + "simhash processor writes",
             mappingError("fp", mapping()));
         assertThat(mappingError("fp", mapping(new KeywordFieldMapper.KeywordFieldType("fp.hash"))),
             containsString("[fp.hash] is mapped as [keyword], expected [long]"));
