@@ -99,10 +99,18 @@ public final class DemoCorpus {
         return ids;
     }
 
-    /** What a near-duplicate search for document {@code id} must find: its planted group, or only itself. */
+    /**
+     * What a near-duplicate search like document {@code id} must find: the other documents of its planted group, or
+     * nothing (a {@code like} query leaves the liked document out).
+     */
     public Set<String> expectedNearDuplicates(String id) {
         Doc d = doc(id);
-        return d.group() == null ? Set.of(id) : group(d.group());
+        if (d.group() == null) {
+            return Set.of();
+        }
+        Set<String> others = new java.util.LinkedHashSet<>(group(d.group()));
+        others.remove(id);
+        return others;
     }
 
     /** Planted group names, in file order. */

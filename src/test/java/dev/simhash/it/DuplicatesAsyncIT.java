@@ -202,7 +202,7 @@ class DuplicatesAsyncIT {
         Rest.Answer done = waitForTask(task);
         assertNull(done.at("response"), done.toString());
         assertEquals("illegal_argument_exception", done.at("error.type"), done.toString());
-        assertTrue(String.valueOf((Object) done.at("error.reason")).contains("[field] [nope] is not a fingerprint object"), done.toString());
+        assertTrue(String.valueOf((Object) done.at("error.reason")).contains("[field] [nope] is neither a [simhash] field nor a fingerprint object"), done.toString());
     }
 
     @Test

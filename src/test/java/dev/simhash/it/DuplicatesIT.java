@@ -293,7 +293,7 @@ class DuplicatesIT {
         cases.put("{\"field\": \"simhash\", \"write_group_id\": \"dup_text\"}", "[write_group_id] field [dup_text] must be mapped as "
             + "[keyword] with doc values in every target index (collapse needs it), found [text]");
         cases.put("{\"field\": \"dup_text\"}", "[field] [dup_text] is a [text] field");
-        cases.put("{\"field\": \"nope\"}", "[field] [nope] is not a fingerprint object");
+        cases.put("{\"field\": \"nope\"}", "[field] [nope] is neither a [simhash] field nor a fingerprint object");
         cases.put("[1]", "must be a JSON object");
         cases.put("{\"field\": ", "");
         for (Map.Entry<String, String> c : cases.entrySet()) {

@@ -413,4 +413,41 @@ class FieldTypeIT {
         rest.ok("POST", "/ft-backfill/_update/old?refresh=true", toJson(Map.of("doc", Map.of("body", newBody), "detect_noop", false)));
         assertEquals(after.get("reference"), docValues("ft-backfill", "body.simhash").get("old"));
     }
+
+    @Test
+    void processorFieldAndQueryGiveTheSameFingerprintForTheSameAnalyzerName() {
+        // [simple] is an analyzer of Elasticsearch itself: the node (processor) and every index (field, query) know it
+        rest.ok("PUT", "/_ingest/pipeline/ft-simple", """
+            {"processors": [{"simhash": {"field": "body", "analyzer": "simple"}}]}""");
+        try {
+            rest.ok("PUT", "/ft-analyzers", """
+                {"settings": {"index.default_pipeline": "ft-simple", "analysis": {"analyzer": {"my_text": {"type": "custom",
+                   "tokenizer": "whitespace", "filter": ["lowercase"]}}}},
+                 "mappings": {"properties": {"body": {"type": "text", "fields": {
+                   "simple": {"type": "simhash", "analyzer": "simple"}, "custom": {"type": "simhash", "analyzer": "my_text"}}},
+                   "simhash": %s}}}""".formatted(IndexTimeIT.FP_MAPPING));
+            String text = "The Quick Brown Fox jumps over the LAZY dog, twice: fox-trot";
+            rest.ok("PUT", "/ft-analyzers/_doc/1?refresh=true", toJson(Map.of("body", text)));
+            Map<String, Object> values = docValues("ft-analyzers", "body.simple", "simhash.hash", "body.custom").get("1");
+            assertEquals(((Number) values.get("simhash.hash")).longValue(), SimHash.parse((String) values.get("body.simple")));
+            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "simhash", "text", text, "analyzer", "simple",
+                "max_distance", 0), 10), "the query fingerprints as the processor did");
+            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "body.simple", "text", text, "max_distance", 0), 10));
+            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "body.custom", "text", text, "max_distance", 0), 10),
+                "a field may use an analyzer of its index");
+            assertNotEquals(values.get("body.simple"), values.get("body.custom"));
+            // the processor cannot see an index's analyzers, so the query on its object form refuses them
+            Rest.Answer custom = rest.post("/ft-analyzers/_search", toJson(Map.of("query", Map.of("simhash", Map.of("field", "simhash",
+                "text", text, "analyzer", "my_text")))));
+            assertEquals(400, custom.status(), custom.toString());
+            assertTrue(custom.body().contains("[analyzer] [my_text] is defined in the settings of index [ft-analyzers]"), custom.body());
+            Rest.Answer pipeline = rest.call("PUT", "/_ingest/pipeline/ft-custom", """
+                {"processors": [{"simhash": {"field": "body", "analyzer": "my_text"}}]}""");
+            assertEquals(400, pipeline.status(), pipeline.toString());
+            assertTrue(pipeline.body().contains("unknown analyzer [my_text]"), pipeline.body());
+        } finally {
+            rest.delete("/ft-analyzers");
+            rest.call("DELETE", "/_ingest/pipeline/ft-simple", null);
+        }
+    }
 }

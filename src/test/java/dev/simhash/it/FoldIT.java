@@ -312,7 +312,7 @@ class FoldIT {
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&bogus=1", "unrecognized parameter: [bogus]");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&scroll=1m", "[scroll] is not supported");
         cases.put("/" + INDEX + "/_simhash/fold?field=body", "[field] [body] is a [text] field");
-        cases.put("/" + INDEX + "/_simhash/fold?field=nope", "[field] [nope] is not a fingerprint object");
+        cases.put("/" + INDEX + "/_simhash/fold?field=nope", "[field] [nope] is neither a [simhash] field nor a fingerprint object");
         cases.put("/collapse-fold-wrong/_simhash/fold?field=simhash", "[field] [simhash.hash] must be mapped as [long] with doc values, found [keyword]");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             Rest.Answer a = rest.post(c.getKey(), all);

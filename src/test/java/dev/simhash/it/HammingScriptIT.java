@@ -340,7 +340,7 @@ class HammingScriptIT {
             script("hamming", params("field", "simhash", "hash", new BigInteger("18446744073709551615"))));
         cases.put("[hash] must be 16 hex digits (a string) or a signed 64-bit integer, got [true] (a boolean)",
             script("similarity", params("field", "simhash", "hash", true)));
-        cases.put("[field] must be a string naming the target object of the simhash processor, got [42] (a number)",
+        cases.put("[field] must be a string naming a simhash field or the target object of the simhash processor, got [42] (a number)",
             script("hamming", params("field", 42, "hash", hex)));
         cases.put("unknown simhash script param [max_distance], expected [field, hash]",
             script("hamming", params("field", "simhash", "hash", hex, "max_distance", 3)));

@@ -320,7 +320,7 @@ class UnusualRequestsIT {
         rest.ok("PUT", "/" + noSource + "/_doc/nosrc-c?refresh=true", toJson(Map.of("simhash", SimHashProcessor.storedForm(far))));
         for (Object like : List.of(Map.of("index", noSource, "id", "nosrc-a"), "nosrc-a")) {
             Rest.Answer a = rest.post("/" + noSource + "/_search", toJson(Map.of("query", Map.of("simhash",
-                Map.of("field", "simhash", "like", like, "max_distance", 3)))));
+                Map.of("field", "simhash", "like", like, "max_distance", 3, "include", true)))));
             assertEquals(200, a.status(), like + " -> " + a);
             List<Map<String, Object>> hits = a.at("hits.hits");
             List<String> ids = new ArrayList<>();
@@ -334,7 +334,7 @@ class UnusualRequestsIT {
         form.put("hash", Long.toString(decimal));
         rest.ok("PUT", "/" + FP_INDEX + "/_doc/decimal-string?refresh=true", toJson(Map.of("body", "y", "simhash", form)));
         Rest.Answer a = rest.post("/" + FP_INDEX + "/_search", toJson(Map.of("query", Map.of("simhash",
-            Map.of("field", "simhash", "like", Map.of("index", FP_INDEX, "id", "decimal-string"), "max_distance", 0)))));
+            Map.of("field", "simhash", "like", Map.of("index", FP_INDEX, "id", "decimal-string"), "max_distance", 0, "include", true)))));
         assertEquals(200, a.status(), a.toString());
         List<Map<String, Object>> hits = a.at("hits.hits");
         assertEquals(1, hits.size(), a.toString());

@@ -21,10 +21,20 @@ public final class IndexingBench {
     /** One variant's median round. */
     public record Result(String variant, int docs, double mb, double docsPerSec, double mbPerSec, double[] roundDocsPerSec) {}
 
-    static final String MAPPING = "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0%s},"
+    static final String SETTINGS = "\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0%s}";
+    /** The processor's object form. */
+    static final String MAPPING = "{" + SETTINGS + ","
         + " \"mappings\": {\"properties\": {\"body\": {\"type\": \"text\"}, \"simhash\": {\"properties\": {\"hash\": {\"type\": \"long\"},"
         + " \"b0\": {\"type\": \"keyword\", \"doc_values\": false}, \"b1\": {\"type\": \"keyword\", \"doc_values\": false},"
         + " \"b2\": {\"type\": \"keyword\", \"doc_values\": false}, \"b3\": {\"type\": \"keyword\", \"doc_values\": false}}}}}}";
+    /** Plain indexing: the text field alone. */
+    static final String PLAIN_MAPPING = "{" + SETTINGS + ", \"mappings\": {\"properties\": {\"body\": {\"type\": \"text\"}}}}";
+    /** The simhash field type as a multi-field of the text, with the given extra options. */
+    static final String FIELD_TYPE_MAPPING = "{" + SETTINGS + ", \"mappings\": {\"properties\": {\"body\": {\"type\": \"text\","
+        + " \"fields\": {\"simhash\": {\"type\": \"simhash\"%s}}}}}}";
+
+    /** One way of indexing: its mapping (a format with the settings' extra part) and pipeline (null: none). */
+    record Variant(String mapping, String pipeline, String fingerprintField) {}
 
     private final BenchNode node;
     private final Log log;
@@ -35,14 +45,21 @@ public final class IndexingBench {
         this.log = log;
     }
 
-    /** Indexes {@code docs} once per variant per round; variants: plain, pipeline (default analyzer), pipeline (standard analyzer). */
+    /**
+     * Indexes {@code docs} once per variant per round; variants: plain, the field type and the pipeline, each with the
+     * default analyzer (smartcn) and with {@code standard}.
+     */
     public void run(List<String> docs, int rounds, int bulkDocs) {
         node.ok("PUT", "/_ingest/pipeline/bench-simhash-default", "{\"processors\": [{\"simhash\": {\"field\": \"body\"}}]}");
         node.ok("PUT", "/_ingest/pipeline/bench-simhash-standard", "{\"processors\": [{\"simhash\": {\"field\": \"body\", \"analyzer\": \"standard\"}}]}");
-        Map<String, String> variants = new LinkedHashMap<>();
-        variants.put("plain (no pipeline)", null);
-        variants.put("simhash pipeline, analyzer default (smartcn)", "bench-simhash-default");
-        variants.put("simhash pipeline, analyzer standard", "bench-simhash-standard");
+        Map<String, Variant> variants = new LinkedHashMap<>();
+        variants.put("plain (no fingerprint)", new Variant(PLAIN_MAPPING, null, null));
+        variants.put("simhash field type, analyzer default (smartcn)", new Variant(String.format(Locale.ROOT, FIELD_TYPE_MAPPING, "%s", ""),
+            null, "body.simhash"));
+        variants.put("simhash field type, analyzer standard", new Variant(String.format(Locale.ROOT, FIELD_TYPE_MAPPING, "%s",
+            ", \"analyzer\": \"standard\""), null, "body.simhash"));
+        variants.put("simhash pipeline, analyzer default (smartcn)", new Variant(MAPPING, "bench-simhash-default", "simhash.hash"));
+        variants.put("simhash pipeline, analyzer standard", new Variant(MAPPING, "bench-simhash-standard", "simhash.hash"));
         List<String> sources = new ArrayList<>(docs.size());
         double mb = 0;
         for (String d : docs) {
@@ -59,21 +76,22 @@ public final class IndexingBench {
         for (int round = -1; round < rounds; round++) {
             for (int vi = 0; vi < names.size(); vi++) {
                 String v = names.get((vi + Math.max(0, round)) % names.size());
-                String pipeline = variants.get(v);
+                Variant variant = variants.get(v);
+                String pipeline = variant.pipeline();
                 String index = "bench-indexing";
                 node.call("DELETE", "/" + index, null);
-                node.ok("PUT", "/" + index, String.format(Locale.ROOT, MAPPING,
+                node.ok("PUT", "/" + index, String.format(Locale.ROOT, variant.mapping(),
                     pipeline == null ? "" : ", \"index.default_pipeline\": \"" + pipeline + "\""));
                 double secs = bulk(index, sources, bulkDocs);
                 double dps = sources.size() / secs;
                 if (round >= 0) {
                     perRound.get(v)[round] = dps;
                 }
-                if (pipeline != null && round == -1) {
+                if (variant.fingerprintField() != null && round == -1) {
                     long withFp = ((Number) BenchNode.at(node.ok("POST", "/" + index + "/_count",
-                        "{\"query\": {\"exists\": {\"field\": \"simhash.hash\"}}}").json(), "count")).longValue();
+                        "{\"query\": {\"exists\": {\"field\": \"" + variant.fingerprintField() + "\"}}}").json(), "count")).longValue();
                     if (withFp < sources.size() * 9 / 10) {
-                        throw new IllegalStateException("the pipeline fingerprinted only " + withFp + " of " + sources.size() + " documents");
+                        throw new IllegalStateException(v + " fingerprinted only " + withFp + " of " + sources.size() + " documents");
                     }
                 }
                 log.info(String.format(Locale.ROOT, "  %s %-46s %8.0f docs/s %6.2f MB/s",

@@ -29,7 +29,8 @@ public final class LatencyBench {
 
     /** A search method under test. */
     public enum Method {
-        SIMHASH("simhash query", "A"),
+        SIMHASH("simhash query (processor's object form)", "A"),
+        SIMHASH_FIELD("simhash query (simhash field type)", "C"),
         SCRIPT("linear scan (script_score + hamming script)", "A"),
         KNN_100("knn HNSW bit vectors, num_candidates 100", "B"),
         KNN_1000("knn HNSW bit vectors, num_candidates 1000", "B");
@@ -47,9 +48,10 @@ public final class LatencyBench {
     public record Result(String dataset, int size, int radius, Method method, int measured, double p50, double p99, double mean,
                          double tookP50, double recall, double minRecall, double meanHits, String note) {}
 
-    /** Bytes on disk of the two indices after a force-merge to one segment. */
+    /** Bytes on disk of the three indices after a force-merge to one segment. */
     public record Storage(String dataset, int size, long simhashIndexBytes, long vectorIndexBytes, long simhashFieldBytes,
-                          long vectorFieldBytes, Map<String, Long> simhashFieldDetail, Map<String, Long> vectorFieldDetail) {}
+                          long vectorFieldBytes, Map<String, Long> simhashFieldDetail, Map<String, Long> vectorFieldDetail,
+                          long fieldTypeIndexBytes, long fieldTypeFieldBytes) {}
 
     /** Block-term skew of a data set: expected postings read per query (sum over blocks of probed terms' document frequencies). */
     public record Skew(String dataset, int size, int[] distinctBlockValues, int maxBlockDf, Map<Integer, Double> meanCandidates) {}
@@ -77,6 +79,8 @@ public final class LatencyBench {
         + " \"mappings\": {\"properties\": {\"simhash\": {\"properties\": {\"hash\": {\"type\": \"long\"},"
         + " \"b0\": {\"type\": \"keyword\", \"doc_values\": false}, \"b1\": {\"type\": \"keyword\", \"doc_values\": false},"
         + " \"b2\": {\"type\": \"keyword\", \"doc_values\": false}, \"b3\": {\"type\": \"keyword\", \"doc_values\": false}}}}}}";
+    static final String FIELD_TYPE_MAPPING = "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0, \"refresh_interval\": \"-1\"},"
+        + " \"mappings\": {\"properties\": {\"fp\": {\"type\": \"simhash\", \"input\": \"fingerprint\"}}}}";
     static final String VECTOR_MAPPING = "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0, \"refresh_interval\": \"-1\"},"
         + " \"mappings\": {\"properties\": {\"vec\": {\"type\": \"dense_vector\", \"element_type\": \"bit\", \"dims\": 64,"
         + " \"index\": true, \"similarity\": \"l2_norm\", \"index_options\": {\"type\": \"hnsw\", \"m\": 16, \"ef_construction\": 100}}}}}";
@@ -91,13 +95,17 @@ public final class LatencyBench {
         int n = fps.length;
         String a = "bench-" + dataset + "-" + n + "-simhash";
         String b = "bench-" + dataset + "-" + n + "-vector";
+        String c = "bench-" + dataset + "-" + n + "-field";
         node.call("DELETE", "/" + a, null);
         node.call("DELETE", "/" + b, null);
+        node.call("DELETE", "/" + c, null);
         node.ok("PUT", "/" + a, SIMHASH_MAPPING);
         node.ok("PUT", "/" + b, VECTOR_MAPPING);
+        node.ok("PUT", "/" + c, FIELD_TYPE_MAPPING);
         load(dataset, n, a, i -> BenchNode.toJson(Map.of("simhash", SimHashProcessor.storedForm(fps[i]))));
         load(dataset, n, b, i -> "{\"vec\":\"" + SimHash.toHex(fps[i]) + "\"}");
-        storage.add(storage(dataset, n, a, b));
+        load(dataset, n, c, i -> "{\"fp\":\"" + SimHash.toHex(fps[i]) + "\"}");
+        storage.add(storage(dataset, n, a, b, c));
         int maxR = 0;
         for (int r : radii) {
             maxR = Math.max(maxR, r);
@@ -107,10 +115,11 @@ public final class LatencyBench {
         skews.add(skew(dataset, fps, queries, radii));
         checkScript(a);
         for (int r : radii) {
-            measure(dataset, fps, queries, exact, r, a, b);
+            measure(dataset, fps, queries, exact, r, a, b, c);
         }
         node.call("DELETE", "/" + a, null);
         node.call("DELETE", "/" + b, null);
+        node.call("DELETE", "/" + c, null);
     }
 
     private void load(String dataset, int n, String index, IntFunction<String> source) {
@@ -157,16 +166,24 @@ public final class LatencyBench {
         loads.add(new Load(dataset, n, index, loadSecs, mergeSecs));
     }
 
-    private Storage storage(String dataset, int n, String a, String b) {
-        long aBytes = ((Number) BenchNode.at(node.ok("GET", "/" + a + "/_stats/store", null).json(), "indices." + a + ".primaries.store.size_in_bytes")).longValue();
-        long bBytes = ((Number) BenchNode.at(node.ok("GET", "/" + b + "/_stats/store", null).json(), "indices." + b + ".primaries.store.size_in_bytes")).longValue();
+    private Storage storage(String dataset, int n, String a, String b, String c) {
+        long aBytes = storeBytes(a);
+        long bBytes = storeBytes(b);
+        long cBytes = storeBytes(c);
         Map<String, Long> aFields = diskUsage(a, "simhash.");
         Map<String, Long> bFields = diskUsage(b, "vec");
         long aSum = aFields.values().stream().mapToLong(Long::longValue).sum();
         long bSum = bFields.values().stream().mapToLong(Long::longValue).sum();
-        log.info(String.format(Locale.ROOT, "  storage at %,d docs: simhash index %.1f B/doc (fields %.1f), vector index %.1f B/doc (field %.1f)",
-            n, aBytes / (double) n, aSum / (double) n, bBytes / (double) n, bSum / (double) n));
-        return new Storage(dataset, n, aBytes, bBytes, aSum, bSum, aFields, bFields);
+        long cSum = diskUsage(c, "fp").values().stream().mapToLong(Long::longValue).sum();
+        log.info(String.format(Locale.ROOT, "  storage at %,d docs: simhash object index %.1f B/doc (fields %.1f), simhash field type index "
+            + "%.1f B/doc (field %.1f), vector index %.1f B/doc (field %.1f)", n, aBytes / (double) n, aSum / (double) n, cBytes / (double) n,
+            cSum / (double) n, bBytes / (double) n, bSum / (double) n));
+        return new Storage(dataset, n, aBytes, bBytes, aSum, bSum, aFields, bFields, cBytes, cSum);
+    }
+
+    private long storeBytes(String index) {
+        return ((Number) BenchNode.at(node.ok("GET", "/" + index + "/_stats/store", null).json(),
+            "indices." + index + ".primaries.store.size_in_bytes")).longValue();
     }
 
     /** Per-field bytes from the analyze-disk-usage API, for fields whose name starts with the prefix. */
@@ -234,8 +251,8 @@ public final class LatencyBench {
     private String body(Method m, long q, int r) {
         String hex = SimHash.toHex(q);
         return switch (m) {
-            case SIMHASH -> "{\"size\":" + cfg.k() + ",\"track_total_hits\":false,\"_source\":false,\"query\":{\"simhash\":{\"field\":\"simhash\",\"hash\":\""
-                + hex + "\",\"max_distance\":" + r + "}}}";
+            case SIMHASH, SIMHASH_FIELD -> "{\"size\":" + cfg.k() + ",\"track_total_hits\":false,\"_source\":false,\"query\":{\"simhash\":"
+                + "{\"field\":\"" + (m == Method.SIMHASH ? "simhash" : "fp") + "\",\"hash\":\"" + hex + "\",\"max_distance\":" + r + "}}}";
             case SCRIPT -> scriptBody(q, r, cfg.k());
             case KNN_100, KNN_1000 -> "{\"size\":" + cfg.k() + ",\"track_total_hits\":false,\"_source\":false,\"knn\":{\"field\":\"vec\",\"query_vector\":\""
                 + hex + "\",\"k\":" + cfg.k() + ",\"num_candidates\":" + (m == Method.KNN_100 ? 100 : 1000) + ",\"similarity\":" + r + "}}";
@@ -249,7 +266,7 @@ public final class LatencyBench {
             + "\"min_score\":" + ((64 - r) / 64.0) + "}}}";
     }
 
-    private void measure(String dataset, long[] fps, long[] queries, Exact exact, int r, String a, String b) {
+    private void measure(String dataset, long[] fps, long[] queries, Exact exact, int r, String a, String b, String c) {
         List<Method> methods = new ArrayList<>(List.of(Method.values()));
         if (!scriptAvailable) {
             methods.remove(Method.SCRIPT);
@@ -273,7 +290,11 @@ public final class LatencyBench {
             int to = Math.min(queries.length, from + cfg.round());
             for (int mi = 0; mi < methods.size(); mi++) {
                 Method m = methods.get((mi + round) % methods.size());
-                String index = m.index.equals("A") ? a : b;
+                String index = switch (m.index) {
+                    case "A" -> a;
+                    case "B" -> b;
+                    default -> c;
+                };
                 for (int qi = from; qi < to; qi++) {
                     BenchNode.Answer ans = node.call("POST", "/" + index + "/_search", body(m, queries[qi], r));
                     if (!ans.ok()) {

@@ -1,0 +1,79 @@
+package dev.simhash.core;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The one parser of fingerprint options: defaults, values as they arrive from JSON and settings, errors naming the option. */
+class FingerprintSpecTest {
+
+    @Test
+    void absentOptionsTakeTheDefaultsOfSimhashV1() {
+        FingerprintSpec spec = FingerprintSpec.parse(Map.of());
+        assertEquals(FingerprintSpec.Version.V1, spec.version());
+        assertEquals("default", spec.analyzer());
+        assertEquals(1, spec.options().shingleSize());
+        assertEquals(Weighting.TF, spec.options().weighting());
+        assertEquals(1, spec.options().minFeatures());
+        assertEquals(Map.of("version", "v1", "analyzer", "default", "shingle_size", 1, "weighting", "tf", "min_features", 1), spec.toMap());
+        assertEquals(spec, FingerprintSpec.DEFAULTS);
+    }
+
+    @Test
+    void valuesArriveAsJsonNumbersOrAsSettingsStrings() {
+        Map<String, Object> fromJson = Map.of("analyzer", "standard", "shingle_size", 2, "weighting", "log_tf", "min_features", 5L);
+        Map<String, Object> fromSettings = Map.of("analyzer", "standard", "shingle_size", "2", "weighting", "log_tf", "min_features", "5");
+        FingerprintSpec a = FingerprintSpec.parse(fromJson);
+        assertEquals(a, FingerprintSpec.parse(fromSettings));
+        assertEquals(new FingerprintOptions(2, Weighting.LOG_TF, 5), a.options());
+        assertEquals(2, FingerprintSpec.canonicalValue("shingle_size", "2"));
+        assertEquals("log_tf", FingerprintSpec.canonicalValue("weighting", "log_tf"));
+        assertEquals("v1", FingerprintSpec.canonicalValue("version", "v1"));
+    }
+
+    @Test
+    void errorsNameTheOption() {
+        Map<Map<String, Object>, String> cases = new LinkedHashMap<>();
+        cases.put(Map.of("shingle_size", 0), "[shingle_size] must be between 1 and 8, got [0]");
+        cases.put(Map.of("shingle_size", 9), "[shingle_size] must be between 1 and 8, got [9]");
+        cases.put(Map.of("shingle_size", "two"), "[shingle_size] must be an integer, got [two]");
+        cases.put(Map.of("shingle_size", 1.5), "[shingle_size] must be an integer, got [1.5]");
+        cases.put(Map.of("min_features", 0), "[min_features] must be at least 1, got [0]");
+        cases.put(Map.of("min_features", 1L << 40), "[min_features] must be an integer, got [1099511627776]");
+        cases.put(Map.of("weighting", "idf"), "[weighting] unknown weighting [idf], expected one of [tf, binary, log_tf]");
+        cases.put(Map.of("version", "v9"), "[version] unknown version [v9], expected one of [v1]");
+        cases.put(Map.of("version", 1), "[version] must be a string, got [1]");
+        cases.put(Map.of("analyzer", " "), "[analyzer] must be a non-empty analyzer name");
+        cases.put(Map.of("shingel_size", 2), "[shingel_size] is not a fingerprint option, expected one of "
+            + "[version, analyzer, shingle_size, weighting, min_features]");
+        cases.forEach((raw, message) -> assertEquals(message,
+            assertThrows(IllegalArgumentException.class, () -> FingerprintSpec.parse(raw)).getMessage(), raw.toString()));
+        // a caller that takes fewer options (the token filter has no analyzer) says which it takes
+        assertEquals("[analyzer] is not a fingerprint option, expected one of [shingle_size]", assertThrows(IllegalArgumentException.class,
+            () -> FingerprintSpec.parse(Map.of("analyzer", "standard"), List.of("shingle_size"))).getMessage());
+    }
+
+    @Test
+    void builtInAnalyzersComeFirstThenTheLookup() {
+        Analyzer other = new KeywordAnalyzer();
+        FingerprintSpec standard = FingerprintSpec.parse(Map.of("analyzer", "standard"));
+        assertTrue(standard.hasBuiltInAnalyzer());
+        // a lookup that knows "standard" too (Elasticsearch's own) never shadows the built-in feature analyzer
+        assertSame(FeatureAnalyzer.STANDARD.analyzer(), standard.resolveAnalyzer(name -> other));
+        FingerprintSpec custom = FingerprintSpec.parse(Map.of("analyzer", "my_text"));
+        assertFalse(custom.hasBuiltInAnalyzer());
+        assertSame(other, custom.resolveAnalyzer(name -> name.equals("my_text") ? other : null));
+        assertEquals("[analyzer] unknown analyzer [my_text]: use one of [default, standard, whitespace] or the name of an analyzer of "
+            + "the node or the index", assertThrows(IllegalArgumentException.class, () -> custom.resolveAnalyzer(name -> null)).getMessage());
+    }
+}
