@@ -224,6 +224,13 @@ public final class FingerprintSpec {
      * @throws IllegalArgumentException naming {@code [analyzer]} when neither knows the name
      */
     public Analyzer resolveAnalyzer(Function<String, Analyzer> others) {
+        return resolveAnalyzer(others, "the node or the index");
+    }
+
+    /**
+     * {@link #resolveAnalyzer(Function)}, saying in the error where {@code others} looked, e.g. {@code the node}.
+     */
+    public Analyzer resolveAnalyzer(Function<String, Analyzer> others, String where) {
         for (FeatureAnalyzer a : FeatureAnalyzer.values()) {
             if (a.optionName().equals(analyzer)) {
                 return a.analyzer();
@@ -232,7 +239,7 @@ public final class FingerprintSpec {
         Analyzer a = others == null ? null : others.apply(analyzer);
         if (a == null) {
             throw new IllegalArgumentException("[" + ANALYZER + "] unknown analyzer [" + SimHash.abbreviate(analyzer)
-                + "]: use one of [default, standard, whitespace] or the name of an analyzer of the node or the index");
+                + "]: use one of [default, standard, whitespace] or the name of an analyzer of " + where);
         }
         return a;
     }
@@ -250,6 +257,11 @@ public final class FingerprintSpec {
     /** A fingerprinter for this spec, its analyzer resolved by {@link #resolveAnalyzer}. */
     public TextFingerprinter fingerprinter(Function<String, Analyzer> others) {
         return new TextFingerprinter(resolveAnalyzer(others), options);
+    }
+
+    /** {@link #fingerprinter(Function)}, saying in an error where {@code others} looked, e.g. {@code the node}. */
+    public TextFingerprinter fingerprinter(Function<String, Analyzer> others, String where) {
+        return new TextFingerprinter(resolveAnalyzer(others, where), options);
     }
 
     @Override

@@ -166,7 +166,8 @@ public final class SimHashProcessor extends AbstractProcessor {
             try {
                 FingerprintSpec spec = FingerprintSpec.parse(raw);
                 // the node's global analyzers: an ingest node has no index at hand
-                TextFingerprinter fingerprinter = spec.fingerprinter(this::globalAnalyzer);
+                TextFingerprinter fingerprinter = spec.fingerprinter(this::globalAnalyzer, "the node (an ingest processor cannot use an "
+                    + "index's own analyzers; a simhash field can)");
                 return new SimHashProcessor(tag, description, field, targetField, ignoreMissing, fingerprinter);
             } catch (IllegalArgumentException e) {
                 String option = optionOf(e.getMessage());

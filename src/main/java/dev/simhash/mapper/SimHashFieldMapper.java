@@ -110,7 +110,7 @@ public final class SimHashFieldMapper extends FieldMapper {
                     FingerprintSpec.SHINGLE_SIZE, shingleSize.getValue(),
                     FingerprintSpec.WEIGHTING, weighting.getValue(),
                     FingerprintSpec.MIN_FEATURES, minFeatures.getValue()));
-                fingerprinter = spec.fingerprinter(this::indexAnalyzer);
+                fingerprinter = spec.fingerprinter(this::indexAnalyzer, "the index");
             } else {
                 for (Parameter<Object> p : java.util.List.of(analyzer, shingleSize, weighting, minFeatures)) {
                     if (p.isConfigured()) {
@@ -170,7 +170,11 @@ public final class SimHashFieldMapper extends FieldMapper {
             context.doc().add(LuceneFields.blockTerms(fullPath(), () -> h));
             return;
         }
-        if (token != XContentParser.Token.VALUE_STRING) {
+        // a value given to this field itself must be text; one that reaches it from a parent (multi-field) or through
+        // copy_to is read as text as the parent reads it (a text or keyword field takes numbers and booleans too)
+        boolean direct = !context.isWithinCopyTo() && leafName().equals(parser.currentName());
+        boolean scalar = token == XContentParser.Token.VALUE_NUMBER || token == XContentParser.Token.VALUE_BOOLEAN;
+        if (token != XContentParser.Token.VALUE_STRING && (direct || !scalar)) {
             throw new IllegalArgumentException("a [" + CONTENT_TYPE + "] field with [" + INPUT + "] = [text] takes text, got "
                 + describe(token) + "; to store ready-made fingerprints use [" + INPUT + "] = [fingerprint]");
         }

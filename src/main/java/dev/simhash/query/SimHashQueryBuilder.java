@@ -478,8 +478,8 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
             if (hits.length == 0) {
                 if (indices.length > 0) {
                     // the realtime GET found it: it exists but is not searchable yet, and its _source has no fingerprint
-                    throw new IllegalArgumentException("[like] document " + ref.describe() + " has no fingerprint in [" + hashPath
-                        + "] in its _source, and is not searchable yet to read it from doc values (refresh the index)");
+                    throw new IllegalArgumentException("[like] document " + ref.describe() + " is not searchable yet, so its fingerprint "
+                        + "cannot be read from the doc values of [" + field + "] (refresh the index)");
                 }
                 throw new ResourceNotFoundException("[like] document " + ref.describe() + " not found in any index");
             }
@@ -577,7 +577,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
                     + "fingerprint with a [simhash] field to use an index's analyzer");
             }
             try {
-                fingerprinter = spec.fingerprinter(name -> context.getIndexAnalyzers().get(name));
+                fingerprinter = spec.fingerprinter(name -> context.getIndexAnalyzers().get(name), "the node");
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("[" + NAME + "] " + e.getMessage(), e);
             }

@@ -350,10 +350,21 @@ class FieldTypeIT {
             {"properties": {"all_fp": {"type": "simhash", "shingle_size": 2}}}""");
         assertEquals(400, change.status(), change.toString());
         assertTrue(change.body().contains("Cannot update parameter [shingle_size]"), change.body());
-        // a text field given a number, an object
+        // a text simhash field given a number itself; through a text parent or copy_to a number is read as text, as the parent reads it
         Rest.Answer number = rest.call("PUT", "/" + TYPED + "/_doc/bad", "{\"all_fp\": 42}");
         assertEquals(400, number.status(), number.toString());
         assertTrue(number.body().contains("takes text, got a number"), number.body());
+        Rest.Answer object = rest.call("PUT", "/" + TYPED + "/_doc/bad", "{\"all_fp\": {\"a\": \"b\"}}");
+        assertEquals(400, object.status(), object.toString());
+        rest.ok("PUT", "/" + TYPED + "/_doc/numbers?refresh=true", "{\"rank\": 10000, \"title\": 2026, \"body\": 42}");
+        try {
+            Map<String, Object> numbers = docValues(TYPED, "body.simhash", "all_fp").get("numbers");
+            assertNotNull(numbers);
+            assertEquals(List.of("numbers"), List.copyOf(hits(TYPED, q("field", "body.simhash", "text", "42", "max_distance", 0), 10)
+                .keySet()));
+        } finally {
+            rest.ok("DELETE", "/" + TYPED + "/_doc/numbers?refresh=true", null);
+        }
 
         Map<Map<String, Object>, String> queries = new LinkedHashMap<>();
         queries.put(q("field", "body.simhash", "text", "some text here", "shingle_size", 2),
@@ -416,21 +427,21 @@ class FieldTypeIT {
 
     @Test
     void processorFieldAndQueryGiveTheSameFingerprintForTheSameAnalyzerName() {
-        // [simple] is an analyzer of Elasticsearch itself: the node (processor) and every index (field, query) know it
+        // [keyword] is an analyzer of Elasticsearch itself: the node (processor) and every index (field, query) know it
         rest.ok("PUT", "/_ingest/pipeline/ft-simple", """
-            {"processors": [{"simhash": {"field": "body", "analyzer": "simple"}}]}""");
+            {"processors": [{"simhash": {"field": "body", "analyzer": "keyword"}}]}""");
         try {
             rest.ok("PUT", "/ft-analyzers", """
                 {"settings": {"index.default_pipeline": "ft-simple", "analysis": {"analyzer": {"my_text": {"type": "custom",
-                   "tokenizer": "whitespace", "filter": ["lowercase"]}}}},
+                   "tokenizer": "simhash_smartcn"}}}},
                  "mappings": {"properties": {"body": {"type": "text", "fields": {
-                   "simple": {"type": "simhash", "analyzer": "simple"}, "custom": {"type": "simhash", "analyzer": "my_text"}}},
+                   "simple": {"type": "simhash", "analyzer": "keyword"}, "custom": {"type": "simhash", "analyzer": "my_text"}}},
                    "simhash": %s}}}""".formatted(IndexTimeIT.FP_MAPPING));
             String text = "The Quick Brown Fox jumps over the LAZY dog, twice: fox-trot";
             rest.ok("PUT", "/ft-analyzers/_doc/1?refresh=true", toJson(Map.of("body", text)));
             Map<String, Object> values = docValues("ft-analyzers", "body.simple", "simhash.hash", "body.custom").get("1");
             assertEquals(((Number) values.get("simhash.hash")).longValue(), SimHash.parse((String) values.get("body.simple")));
-            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "simhash", "text", text, "analyzer", "simple",
+            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "simhash", "text", text, "analyzer", "keyword",
                 "max_distance", 0), 10), "the query fingerprints as the processor did");
             assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "body.simple", "text", text, "max_distance", 0), 10));
             assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "body.custom", "text", text, "max_distance", 0), 10),

@@ -207,7 +207,7 @@ class QueryIT {
         Rest.Answer noFp = rest.post("/query-text/_search", toJson(Map.of("query",
             Map.of("simhash", Map.of("field", "simhash", "like", Map.of("index", "query-text", "id", "nofp"))))));
         assertEquals(400, noFp.status(), noFp.toString());
-        assertTrue(noFp.body().contains("has no fingerprint in [simhash.hash]"), noFp.toString());
+        assertTrue(noFp.body().contains("[like] document [query-text/nofp] has no fingerprint in [simhash]"), noFp.toString());
         Rest.Answer noFeatures = rest.post("/query-text/_search", toJson(Map.of("query",
             Map.of("simhash", Map.of("field", "simhash", "text", "，。！")))));
         assertEquals(400, noFeatures.status(), noFeatures.toString());
