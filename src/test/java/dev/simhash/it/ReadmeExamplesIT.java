@@ -20,7 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Keeps the README true: every console-style request in its code blocks ({@code GET path} followed
- * by an optional JSON body) runs, in order, against the real node and must succeed.
+ * by an optional JSON body) runs, in order, against the real node and must succeed; every search
+ * ({@code _search}, {@code _simhash/fold}) must find at least one hit on the documents the README
+ * indexes before it, so that no example shows a query that finds nothing.
  */
 @ExtendWith(RealNodeExtension.class)
 class ReadmeExamplesIT {
@@ -65,15 +67,22 @@ class ReadmeExamplesIT {
     void everyReadmeRequestSucceeds(Rest rest) throws IOException {
         List<Example> examples = examples(Files.readAllLines(Path.of("README.md"), StandardCharsets.UTF_8));
         assertTrue(examples.size() >= 10, "README examples found: " + examples.size());
+        int searches = 0;
         try {
             for (Example e : examples) {
                 String path = e.path().startsWith("/") ? e.path() : "/" + e.path();
                 Rest.Answer a = rest.call(e.method(), path, e.body().isEmpty() ? null : e.body());
                 assertEquals(2, a.status() / 100, "README line " + e.line() + ": " + e.method() + " " + e.path() + " -> " + a);
-                if (path.contains("_search")) {
+                if (path.contains("_search") || path.contains("_simhash/fold")) {
                     assertEquals(0, ((Number) a.at("_shards.failed")).intValue(), "README line " + e.line() + ": " + a);
+                    List<?> hits = a.at("hits.hits");
+                    assertTrue(hits != null && !hits.isEmpty(), "README line " + e.line() + ": " + e.method() + " " + e.path()
+                        + " finds no hit on the documents the README indexes before it -> " + a);
+                    searches++;
                 }
             }
+            assertTrue(searches >= 10, "README searches checked for hits: " + searches);
+            System.out.println("README examples run: " + examples.size() + ", searches with hits: " + searches);
         } finally {
             for (Example e : examples) {
                 if (e.method().equals("PUT") && !e.path().contains("/")) {
