@@ -36,34 +36,44 @@ final class SimHashNearestQuery extends Query {
     private final String hashField;
     private final BlockTermLayout blocks;
     private final long hash;
+    private final Query filter;
     private final Query exclude;
     private final int k;
     private final int maxRadius;
 
     /**
+     * @param filter    only documents matching it are considered, or null
      * @param exclude   documents never returned (the liked document), or null
      * @param maxRadius the largest radius searched ({@code max_distance}, or 64)
      */
-    SimHashNearestQuery(String hashField, BlockTermLayout blocks, long hash, Query exclude, int k, int maxRadius) {
+    SimHashNearestQuery(String hashField, BlockTermLayout blocks, long hash, Query filter, Query exclude, int k, int maxRadius) {
         this.hashField = hashField;
         this.blocks = blocks;
         this.hash = hash;
+        this.filter = filter;
         this.exclude = exclude;
         this.k = k;
         this.maxRadius = maxRadius;
     }
 
-    /** The documents within r bits, scored (64 - distance) / 64, without the excluded ones. */
-    static Query within(String hashField, BlockTermLayout blocks, long hash, int radius, Query exclude) {
+    /** The documents within r bits that match the filter (if any), scored (64 - distance) / 64, without the excluded ones. */
+    static Query within(String hashField, BlockTermLayout blocks, long hash, int radius, Query filter, Query exclude) {
         Query q = new SimHashQuery(hashField, blocks, hash, radius);
-        if (exclude == null) {
+        if (filter == null && exclude == null) {
             return q;
         }
-        return new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST).add(exclude, BooleanClause.Occur.MUST_NOT).build();
+        BooleanQuery.Builder b = new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST);
+        if (filter != null) {
+            b.add(filter, BooleanClause.Occur.FILTER);
+        }
+        if (exclude != null) {
+            b.add(exclude, BooleanClause.Occur.MUST_NOT);
+        }
+        return b.build();
     }
 
     private Query withinRadius(int radius) {
-        return within(hashField, blocks, hash, radius, exclude);
+        return within(hashField, blocks, hash, radius, filter, exclude);
     }
 
     @Override
@@ -93,13 +103,14 @@ final class SimHashNearestQuery extends Query {
     public boolean equals(Object other) {
         return sameClassAs(other) && hashField.equals(((SimHashNearestQuery) other).hashField)
             && blocks.equals(((SimHashNearestQuery) other).blocks) && hash == ((SimHashNearestQuery) other).hash
+            && Objects.equals(filter, ((SimHashNearestQuery) other).filter)
             && Objects.equals(exclude, ((SimHashNearestQuery) other).exclude) && k == ((SimHashNearestQuery) other).k
             && maxRadius == ((SimHashNearestQuery) other).maxRadius;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), hashField, blocks, hash, exclude, k, maxRadius);
+        return Objects.hash(classHash(), hashField, blocks, hash, filter, exclude, k, maxRadius);
     }
 
     /** Fixed documents of one reader with fixed scores (times the boost). */

@@ -61,6 +61,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
     static final ParseField MAX_DISTANCE = new ParseField("max_distance");
     static final ParseField K = new ParseField("k");
     static final ParseField INCLUDE = new ParseField("include");
+    static final ParseField FILTER = new ParseField("filter");
     /** The largest {@code k}, as for {@code knn}. */
     public static final int MAX_K = 10_000;
 
@@ -89,6 +90,8 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
     private boolean include;
     private Integer maxDistance;
     private Integer k;
+    /** Only documents matching it are considered (for {@code k}: before the nearest are chosen); null: all. */
+    private QueryBuilder filter;
     /** After a {@code like} is fetched without {@code include}: the liked document, left out of the hits. */
     private String excludeIndex;
     private String excludeId;
@@ -118,6 +121,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         include = in.readBoolean();
         maxDistance = in.readOptionalVInt();
         k = in.readOptionalVInt();
+        filter = in.readOptionalNamedWriteable(QueryBuilder.class);
         excludeIndex = in.readOptionalString();
         excludeId = in.readOptionalString();
         likeSupplier = null;
@@ -141,6 +145,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         out.writeBoolean(include);
         out.writeOptionalVInt(maxDistance);
         out.writeOptionalVInt(k);
+        out.writeOptionalNamedWriteable(filter);
         out.writeOptionalString(excludeIndex);
         out.writeOptionalString(excludeId);
     }
@@ -236,6 +241,16 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         return this;
     }
 
+    /** Documents must match this query to be considered; with {@code k}, the k nearest are chosen among them. */
+    public SimHashQueryBuilder filter(QueryBuilder filter) {
+        this.filter = filter;
+        return this;
+    }
+
+    public QueryBuilder filter() {
+        return filter;
+    }
+
     public SimHashQueryBuilder include(boolean include) {
         this.include = include;
         return this;
@@ -286,6 +301,9 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         if (k != null) {
             builder.field(K.getPreferredName(), k);
         }
+        if (filter != null) {
+            builder.field(FILTER.getPreferredName(), filter);
+        }
         boostAndQueryNameToXContent(builder);
         builder.endObject();
     }
@@ -299,6 +317,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         Integer maxDistance = null;
         Integer k = null;
         Boolean include = null;
+        QueryBuilder filter = null;
         Map<String, Object> options = new LinkedHashMap<>();
         float boost = DEFAULT_BOOST;
         String queryName = null;
@@ -309,6 +328,8 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
                 current = parser.currentName();
             } else if (token == XContentParser.Token.START_OBJECT && LIKE.match(current, parser.getDeprecationHandler())) {
                 like = parseLike(parser);
+            } else if (token == XContentParser.Token.START_OBJECT && FILTER.match(current, parser.getDeprecationHandler())) {
+                filter = parseInnerQueryBuilder(parser);
             } else if (token.isValue()) {
                 try {
                     if (FIELD.match(current, parser.getDeprecationHandler())) {
@@ -369,7 +390,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
             } else {
                 builder.like(like).include(include != null && include);
             }
-            builder.maxDistance(maxDistance).k(k);
+            builder.maxDistance(maxDistance).k(k).filter(filter);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage(), e);
         }
@@ -410,7 +431,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
     }
 
     private SimHashQueryBuilder withLiked(LikedDocument liked) {
-        SimHashQueryBuilder b = new SimHashQueryBuilder(field).hash(liked.hash()).maxDistance(maxDistance).k(k);
+        SimHashQueryBuilder b = new SimHashQueryBuilder(field).hash(liked.hash()).maxDistance(maxDistance).k(k).filter(filter);
         if (!include) {
             b.excludeIndex = liked.index();
             b.excludeId = like.id();
@@ -434,7 +455,21 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
             SimHashQueryBuilder pending = new SimHashQueryBuilder(field, fetched::get);
             pending.like = like;
             pending.include = include;
-            return pending.maxDistance(maxDistance).k(k).boost(boost()).queryName(queryName());
+            return pending.maxDistance(maxDistance).k(k).filter(filter).boost(boost()).queryName(queryName());
+        }
+        if (filter != null) {
+            QueryBuilder rewritten = filter.rewrite(context);
+            if (rewritten != filter) {
+                SimHashQueryBuilder copy = new SimHashQueryBuilder(field, likeSupplier);
+                copy.hash = hash;
+                copy.text = text;
+                copy.textOptions = textOptions;
+                copy.like = like;
+                copy.include = include;
+                copy.excludeIndex = excludeIndex;
+                copy.excludeId = excludeId;
+                return copy.maxDistance(maxDistance).k(k).filter(rewritten).boost(boost()).queryName(queryName());
+            }
         }
         return super.doRewrite(context);
     }
@@ -535,11 +570,12 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
         }
         Query exclude = excludeId != null && context.index().getName().equals(excludeIndex)
             ? new IdsQueryBuilder().addIds(excludeId).toQuery(context) : null;
+        Query only = filter == null ? null : filter.toQuery(context);
         int radius = maxDistance();
         if (k != null) {
-            return new SimHashNearestQuery(fp.docValuesField(), fp.blocks(), h, exclude, k, radius);
+            return new SimHashNearestQuery(fp.docValuesField(), fp.blocks(), h, only, exclude, k, radius);
         }
-        return SimHashNearestQuery.within(fp.docValuesField(), fp.blocks(), h, radius, exclude);
+        return SimHashNearestQuery.within(fp.docValuesField(), fp.blocks(), h, radius, only, exclude);
     }
 
     /**
@@ -600,6 +636,7 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
             && include == other.include
             && Objects.equals(maxDistance, other.maxDistance)
             && Objects.equals(k, other.k)
+            && Objects.equals(filter, other.filter)
             && Objects.equals(excludeIndex, other.excludeIndex)
             && Objects.equals(excludeId, other.excludeId)
             && Objects.equals(likeSupplier, other.likeSupplier);
@@ -607,6 +644,6 @@ public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuil
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(field, hash, text, textOptions, like, include, maxDistance, k, excludeIndex, excludeId, likeSupplier);
+        return Objects.hash(field, hash, text, textOptions, like, include, maxDistance, k, filter, excludeIndex, excludeId, likeSupplier);
     }
 }

@@ -237,7 +237,14 @@ class FieldTypeIT {
                 assertEquals(expected, object.values().stream().sorted(Comparator.reverseOrder()).toList(), "k=" + k);
                 typed.forEach((id, score) -> assertEquals((64 - SimHash.distance(body.get(id), query)) / 64.0, score, 1e-9, id));
             }
-            // with max_distance: at most the k nearest within it
+            // with a filter: the k nearest among the documents it matches (English ones here), not the k nearest then filtered
+            List<Double> english = docs.stream().filter(d -> d.lang().equals("en"))
+                .map(d -> (64 - SimHash.distance(body.get(d.id()), query)) / 64.0).sorted(Comparator.reverseOrder()).limit(3).toList();
+            Map<String, Double> filtered = hits(TYPED, q("field", "body.simhash", "hash", SimHash.toHex(query), "k", 3, "filter",
+                Map.of("match", Map.of("title", "en"))), 3);
+            assertEquals(english, filtered.values().stream().sorted(Comparator.reverseOrder()).toList());
+            filtered.keySet().forEach(id -> assertTrue(id.startsWith("en-"), id));
+                        // with max_distance: at most the k nearest within it
             Map<String, Double> capped = hits(TYPED, q("field", "body.simhash", "hash", SimHash.toHex(query), "k", 5, "max_distance", 4), 5);
             Map<String, Double> within = bruteForce(body, query, 4);
             assertEquals(Math.min(5, within.size()), capped.size());

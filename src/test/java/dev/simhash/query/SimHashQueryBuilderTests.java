@@ -5,11 +5,14 @@ import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.core.Weighting;
 
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.Query;
 import org.elasticsearch.common.ParsingException;
 import org.elasticsearch.common.compress.CompressedXContent;
 import org.elasticsearch.index.mapper.MapperService;
 import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.index.query.TermQueryBuilder;
 import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.test.AbstractQueryTestCase;
 
@@ -57,6 +60,9 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         if (randomBoolean()) {
             b.k(randomIntBetween(1, SimHashQueryBuilder.MAX_K));
         }
+        if (randomBoolean()) {
+            b.filter(new TermQueryBuilder(KEYWORD_FIELD_NAME, randomAlphaOfLength(5)));
+        }
         return b;
     }
 
@@ -65,6 +71,13 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         if (builder.k() != null) {
             assertThat(query, instanceOf(SimHashNearestQuery.class));
             return;
+        }
+        if (builder.filter() != null) {
+            // the filter is a clause beside the simhash query
+            assertThat(query, instanceOf(BooleanQuery.class));
+            assertEquals(2, ((BooleanQuery) query).clauses().size());
+            assertEquals(BooleanClause.Occur.FILTER, ((BooleanQuery) query).clauses().get(1).occur());
+            query = ((BooleanQuery) query).clauses().get(0).query();
         }
         assertThat(query, instanceOf(SimHashQuery.class));
         SimHashQuery q = (SimHashQuery) query;
