@@ -64,12 +64,12 @@ class FieldTypeIT {
         rest.ok("PUT", "/" + OBJECT, """
             {"settings": {"number_of_shards": 2, "number_of_replicas": 0, "default_pipeline": "%s"},
              "mappings": {"properties": {"rank": {"type": "integer"}, "title": {"type": "text"}, "body": {"type": "text"},
-               "combined": {"type": "text"}, "simhash": %s, "simhash_all": %s}}}""".formatted(PIPELINE, IndexTimeIT.FP_MAPPING,
+               "combined": {"type": "text"}, "dup_group": {"type": "keyword"}, "simhash": %s, "simhash_all": %s}}}""".formatted(PIPELINE, IndexTimeIT.FP_MAPPING,
             IndexTimeIT.FP_MAPPING));
         // the one-line mappings this issue is about
         rest.ok("PUT", "/" + TYPED, """
             {"settings": {"number_of_shards": 3, "number_of_replicas": 0},
-             "mappings": {"properties": {"rank": {"type": "integer"},
+             "mappings": {"properties": {"rank": {"type": "integer"}, "dup_group": {"type": "keyword"},
                "title": {"type": "text", "copy_to": "all_fp"},
                "body": {"type": "text", "copy_to": "all_fp", "fields": {"simhash": {"type": "simhash"}}},
                "all_fp": {"type": "simhash"}}}}""");
@@ -287,6 +287,27 @@ class FieldTypeIT {
             Rest.Answer ro = rest.ok("POST", "/" + OBJECT + "/_simhash/duplicates", toJson(Map.of("field", "simhash_all", "max_distance", r)));
             assertEquals(groups(ro), groups(rt), "r=" + r);
         }
+        // group ids written into the documents, for collapse: the same partition on both forms
+        rest.ok("POST", "/" + TYPED + "/_simhash/duplicates", toJson(Map.of("field", "body.simhash", "max_distance", 8,
+            "write_group_id", "dup_group")));
+        rest.ok("POST", "/" + OBJECT + "/_simhash/duplicates", toJson(Map.of("field", "simhash", "max_distance", 8,
+            "write_group_id", "dup_group")));
+        rest.ok("POST", "/" + TYPED + "," + OBJECT + "/_refresh", null);
+        Map<String, Map<String, Object>> typedGroups = docValues(TYPED, "dup_group");
+        Map<String, Map<String, Object>> objectGroups = docValues(OBJECT, "dup_group");
+        assertEquals(partition(objectGroups), partition(typedGroups));
+        assertTrue(partition(typedGroups).stream().anyMatch(g -> g.size() > 1), "planted groups share a group id");
+        assertEquals(body.get("zh-cpi-1"), SimHash.parse((String) docValues(TYPED, "body.simhash").get("zh-cpi-1").get("body.simhash")),
+            "writing the group id re-parses the document: the fingerprint stays");
+    }
+
+    /** Ids grouped by their group id value, as a set of sorted id lists. */
+    private static java.util.Set<List<String>> partition(Map<String, Map<String, Object>> groupOf) {
+        Map<Object, List<String>> byGroup = new TreeMap<>();
+        groupOf.forEach((id, v) -> byGroup.computeIfAbsent(v.get("dup_group"), g -> new ArrayList<>()).add(id));
+        java.util.Set<List<String>> out = new java.util.HashSet<>();
+        byGroup.values().forEach(ids -> out.add(ids.stream().sorted().toList()));
+        return out;
     }
 
     private static List<String> folds(Rest.Answer a) {

@@ -15,6 +15,8 @@ import org.apache.lucene.index.MultiDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
@@ -202,6 +204,21 @@ public class SimHashQueryTests extends LuceneTestCase {
                     }
                 }
                 assertEquals(expected, searcher.count(bq));
+                // a boost multiplies the score (64 - d) / 64, also inside a bool
+                float boost = 2.5f;
+                Query boosted = new BooleanQuery.Builder()
+                    .add(new BoostQuery(new SimHashQuery(HASH, BLOCKS, base, 5), boost), BooleanClause.Occur.MUST)
+                    .add(new TermQuery(new Term("key", "7")), BooleanClause.Occur.MUST_NOT)
+                    .build();
+                TopDocs top = searcher.search(boosted, 100);
+                assertEquals(expected, top.scoreDocs.length);
+                NumericDocValues ids = MultiDocValues.getNumericValues(reader, "id");
+                for (ScoreDoc sd : top.scoreDocs) {
+                    ids = MultiDocValues.getNumericValues(reader, "id");
+                    assertTrue(ids.advanceExact(sd.doc));
+                    int distance = (int) (ids.longValue() % 10); // documents were planted at distance i % 10
+                    assertEquals(boost * (64 - distance) / 64f, sd.score, 1e-6f);
+                }
             }
         }
     }
