@@ -38,8 +38,8 @@ public final class SimHashAccumulator {
     static final int LANE_CAPACITY = 255;
     private static final long LANE_ONES = 0x0101010101010101L;
 
-    /** Double mode: the contract's per-bit sums. Only valid once {@link #exact} is false. */
-    private final double[] sums = new double[SimHash.BITS];
+    /** Double mode: the contract's per-bit sums, allocated when first needed. Only valid once {@link #exact} is false. */
+    private double[] sums;
     /** Exact mode: per bit, the total weight of the features whose bit is 1 (flushed part). */
     private final long[] ones = new long[SimHash.BITS];
     // Exact mode: byte-lane counters not yet flushed into ones (lane b, byte k: bit 8k + b).
@@ -129,6 +129,9 @@ public final class SimHashAccumulator {
     /** Leaves exact mode: every double sum so far is exactly the integer 2 P_i - W (|2 P_i - W| <= W <= 2^53). */
     private void switchToDoubles() {
         flushLanes();
+        if (sums == null) {
+            sums = new double[SimHash.BITS];
+        }
         for (int i = 0; i < SimHash.BITS; i++) {
             sums[i] = (double) (2 * ones[i] - totalWeight);
         }
