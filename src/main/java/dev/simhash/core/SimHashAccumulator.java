@@ -61,19 +61,26 @@ public final class SimHashAccumulator {
             throw new IllegalArgumentException("feature weight must be a positive finite number, got [" + weight + "]");
         }
         count++;
-        if (exact) {
-            int small = (int) weight;
-            if (small == weight && small <= LANE_CAPACITY && totalWeight <= MAX_EXACT_TOTAL - LANE_CAPACITY) {
-                addToLanes(featureHash, small);
-                return;
-            }
-            long integral = (long) weight;
-            if (integral == weight && integral <= MAX_EXACT_TOTAL - totalWeight) {
-                addToCounts(featureHash, integral);
-                return;
-            }
-            switchToDoubles();
+        if (!exact) {
+            addDouble(featureHash, weight);
+            return;
         }
+        int small = (int) weight;
+        if (small == weight && small <= LANE_CAPACITY && totalWeight <= MAX_EXACT_TOTAL - LANE_CAPACITY) {
+            addToLanes(featureHash, small);
+            return;
+        }
+        addRare(featureHash, weight);
+    }
+
+    /** Exact mode, a weight that is not a small integer or a total near 2^53: long counts, or leave exact mode. */
+    private void addRare(long featureHash, double weight) {
+        long integral = (long) weight;
+        if (integral == weight && integral <= MAX_EXACT_TOTAL - totalWeight) {
+            addToCounts(featureHash, integral);
+            return;
+        }
+        switchToDoubles();
         addDouble(featureHash, weight);
     }
 
