@@ -1,8 +1,8 @@
 package dev.simhash.core;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -16,15 +16,46 @@ public final class FeatureBag {
     /** Separator between the words of a shingle feature. */
     public static final String SHINGLE_SEPARATOR = " ";
 
-    private final FingerprintOptions options;
-    // insertion order = order of first occurrence, which fixes the summation order of non-integer weights
-    private final Map<String, int[]> termFrequencies = new LinkedHashMap<>();
+    private static final int INITIAL_CAPACITY = 16;
+    /** A bag whose index grew beyond this many slots gives its tables back on reset (bounds memory kept and reset cost). */
+    private static final int MAX_KEPT_SLOTS = 1 << 12;
+
+    /** One bag per thread for whole-text fingerprints ({@link #threadBag}): no tables or buffers per document. */
+    private static final ThreadLocal<FeatureBag> THREAD_BAG = ThreadLocal.withInitial(() -> new FeatureBag(FingerprintOptions.DEFAULTS));
+
+    private FingerprintOptions options;
+    // The distinct features in order of first occurrence (which fixes the summation order of non-integer
+    // weights) with their term frequencies, and an open-addressing index over them (slot -> id + 1, 0 = empty;
+    // at most half full). Reused across documents: no per-feature entry or counter objects.
+    private String[] features = new String[INITIAL_CAPACITY];
+    private int[] frequencies = new int[INITIAL_CAPACITY];
+    private int[] slots = new int[2 * INITIAL_CAPACITY];
+    private int size;
     private final ArrayDeque<String> window = new ArrayDeque<>();
+    private final StringBuilder shingle = new StringBuilder();
+    private final Utf8FeatureHasher hasher = new Utf8FeatureHasher();
     private final SimHashAccumulator accumulator = new SimHashAccumulator();
     private long tokens;
+    /** The thread's bag while a {@link #threadBag} caller holds it. */
+    private boolean lent;
 
     public FeatureBag(FingerprintOptions options) {
         this.options = options;
+    }
+
+    /**
+     * This thread's bag, empty, set to {@code options}; the caller must {@link #reset()} it when done (also on
+     * failure) and must not hand it out: it is for a fingerprint computed and read within one call.
+     */
+    static FeatureBag threadBag(FingerprintOptions options) {
+        FeatureBag bag = THREAD_BAG.get();
+        if (bag.lent) {
+            return new FeatureBag(options); // a fingerprint computed while another is (e.g. from inside an analyzer)
+        }
+        bag.reset();
+        bag.options = options;
+        bag.lent = true;
+        return bag;
     }
 
     /** Adds the next token of the document. */
@@ -45,11 +76,44 @@ public final class FeatureBag {
     }
 
     private void count(String feature) {
-        termFrequencies.computeIfAbsent(feature, f -> new int[1])[0]++;
+        int h = feature.hashCode();
+        int mask = slots.length - 1;
+        int i = (h ^ (h >>> 16)) & mask;
+        for (int id; (id = slots[i] - 1) >= 0; i = (i + 1) & mask) {
+            if (features[id].equals(feature)) {
+                frequencies[id]++;
+                return;
+            }
+        }
+        if (size == features.length) {
+            features = Arrays.copyOf(features, 2 * size);
+            frequencies = Arrays.copyOf(frequencies, 2 * size);
+        }
+        features[size] = feature;
+        frequencies[size] = 1;
+        slots[i] = ++size;
+        if (2 * size > slots.length) {
+            rehash(2 * slots.length);
+        }
+    }
+
+    private void rehash(int capacity) {
+        int[] s = new int[capacity];
+        int mask = capacity - 1;
+        for (int id = 0; id < size; id++) {
+            int h = features[id].hashCode();
+            int i = (h ^ (h >>> 16)) & mask;
+            while (s[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            s[i] = id + 1;
+        }
+        slots = s;
     }
 
     private String joinWindow() {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = shingle;
+        sb.setLength(0);
         Iterator<String> it = window.iterator();
         sb.append(it.next());
         while (it.hasNext()) {
@@ -68,10 +132,10 @@ public final class FeatureBag {
      * feature: all its tokens joined.
      */
     public int distinctFeatures() {
-        if (termFrequencies.isEmpty() && tokens > 0) {
+        if (size == 0 && tokens > 0) {
             return 1;
         }
-        return termFrequencies.size();
+        return size;
     }
 
     /**
@@ -79,26 +143,36 @@ public final class FeatureBag {
      * {@code min_features} (in particular when there are no tokens at all).
      */
     public OptionalLong fingerprint() {
-        if (termFrequencies.isEmpty() && tokens > 0) {
+        if (size == 0 && tokens > 0) {
             // shorter than one shingle: the whole (short) document is the single feature
             count(joinWindow());
         }
-        if (termFrequencies.size() < options.minFeatures() || termFrequencies.isEmpty()) {
+        if (size < options.minFeatures() || size == 0) {
             return OptionalLong.empty();
         }
-        accumulator.reset();
+        SimHashAccumulator acc = accumulator;
+        acc.reset();
         Weighting weighting = options.weighting();
-        for (Map.Entry<String, int[]> e : termFrequencies.entrySet()) {
-            accumulator.add(SimHash.featureHash(e.getKey()), weighting.weight(e.getValue()[0]));
+        for (int id = 0; id < size; id++) {
+            acc.add(hasher.hash(features[id]), weighting.weight(frequencies[id]));
         }
-        return OptionalLong.of(accumulator.fingerprint());
+        return OptionalLong.of(acc.fingerprint());
     }
 
     /** Forgets all tokens so the bag can take the next document. */
     public void reset() {
-        termFrequencies.clear();
+        if (slots.length > MAX_KEPT_SLOTS) {
+            features = new String[INITIAL_CAPACITY];
+            frequencies = new int[INITIAL_CAPACITY];
+            slots = new int[2 * INITIAL_CAPACITY];
+        } else {
+            Arrays.fill(features, 0, size, null);
+            Arrays.fill(slots, 0);
+        }
+        size = 0;
         window.clear();
         tokens = 0;
+        lent = false;
     }
 
     /**

@@ -27,18 +27,26 @@ public final class TextFingerprinter {
 
     /** The fingerprint of the text, or empty when it has fewer distinct features than min_features. */
     public OptionalLong fingerprint(String text) {
-        FeatureBag bag = new FeatureBag(options);
-        addTokens(text, bag);
-        return bag.fingerprint();
+        FeatureBag bag = FeatureBag.threadBag(options);
+        try {
+            addTokens(text, bag);
+            return bag.fingerprint();
+        } finally {
+            bag.reset();
+        }
     }
 
     /** Fingerprint of several texts (e.g. the values of an array field) read as one document, in order. */
     public OptionalLong fingerprint(Iterable<String> texts) {
-        FeatureBag bag = new FeatureBag(options);
-        for (String text : texts) {
-            addTokens(text, bag);
+        FeatureBag bag = FeatureBag.threadBag(options);
+        try {
+            for (String text : texts) {
+                addTokens(text, bag);
+            }
+            return bag.fingerprint();
+        } finally {
+            bag.reset();
         }
-        return bag.fingerprint();
     }
 
     /** An empty bag with this fingerprinter's options, to fill with {@link #addText} value by value. */

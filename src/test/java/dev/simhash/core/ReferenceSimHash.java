@@ -59,14 +59,26 @@ final class ReferenceSimHash {
         if (weighted.isEmpty() || weighted.size() < minFeatures) {
             return OptionalLong.empty();
         }
-        double[] v = new double[64];
+        long[] hashes = new long[weighted.size()];
+        double[] weights = new double[weighted.size()];
+        int n = 0;
         for (Map.Entry<String, Double> e : weighted.entrySet()) {
-            long h = Hashing.xxh3_64(0L).hashBytesToLong(e.getKey().getBytes(StandardCharsets.UTF_8));
+            hashes[n] = Hashing.xxh3_64(0L).hashBytesToLong(e.getKey().getBytes(StandardCharsets.UTF_8));
+            weights[n++] = e.getValue();
+        }
+        return OptionalLong.of(accumulate(hashes, weights, n));
+    }
+
+    /** Steps 4 and 5 on the first n feature hashes and weights, in order: per bit, +w or -w as doubles; bit = sum > 0. */
+    static long accumulate(long[] hashes, double[] weights, int n) {
+        double[] v = new double[64];
+        for (int f = 0; f < n; f++) {
+            long h = hashes[f];
             for (int i = 0; i < 64; i++) {
                 if (((h >> i) & 1) == 1) {
-                    v[i] += e.getValue();
+                    v[i] += weights[f];
                 } else {
-                    v[i] -= e.getValue();
+                    v[i] -= weights[f];
                 }
             }
         }
@@ -76,7 +88,7 @@ final class ReferenceSimHash {
                 fp |= 1L << i;
             }
         }
-        return OptionalLong.of(fp);
+        return fp;
     }
 
     static int distance(long a, long b) {

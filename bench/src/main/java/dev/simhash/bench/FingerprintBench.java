@@ -11,6 +11,7 @@ import dev.simhash.core.FingerprintOptions;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.SimHashAccumulator;
 import dev.simhash.core.TextFingerprinter;
+import dev.simhash.core.Weighting;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
@@ -19,6 +20,7 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +35,8 @@ import java.util.Map;
 public final class FingerprintBench {
 
     /** One measured case: what it takes as input, throughput of the median pass. */
-    public record Result(String corpus, String name, String input, double mbPerSec, double docsPerSec, double nsPerFeature, int passes) {}
+    public record Result(String corpus, String name, String input, double mbPerSec, double docsPerSec, double nsPerFeature, int passes,
+        double bytesPerDoc) {}
 
     private interface Case {
         /** Runs over all documents once; returns a value that depends on every result (kept from the optimizer). */
@@ -89,8 +92,31 @@ public final class FingerprintBench {
                 hashes[i][j] = SimHash.featureHash(t[j]);
             }
         }
-        log.info(String.format(Locale.ROOT, "fingerprinting throughput on %s: %,d docs, %,d features (%.1f MB of features, %.1f MB of text)",
-            corpus.name(), docs.size(), features, featureBytes / 1e6, textBytes / 1e6));
+        // the distinct features of each document with their term frequencies, in order of first occurrence, as
+        // FeatureBag feeds them to the accumulator (tf and log_tf weights precomputed: the accumulation alone is timed)
+        long[][] distinctHashes = new long[docs.size()][];
+        double[][] tfWeights = new double[docs.size()][];
+        double[][] logTfWeights = new double[docs.size()][];
+        long distinct = 0;
+        for (int i = 0; i < docs.size(); i++) {
+            Map<String, Integer> tf = new LinkedHashMap<>();
+            for (String t : tokens.get(i)) {
+                tf.merge(t, 1, Integer::sum);
+            }
+            distinctHashes[i] = new long[tf.size()];
+            tfWeights[i] = new double[tf.size()];
+            logTfWeights[i] = new double[tf.size()];
+            int j = 0;
+            for (Map.Entry<String, Integer> e : tf.entrySet()) {
+                distinctHashes[i][j] = SimHash.featureHash(e.getKey());
+                tfWeights[i][j] = Weighting.TF.weight(e.getValue());
+                logTfWeights[i][j] = Weighting.LOG_TF.weight(e.getValue());
+                j++;
+            }
+            distinct += tf.size();
+        }
+        log.info(String.format(Locale.ROOT, "fingerprinting throughput on %s: %,d docs, %,d features (%,d distinct per document; %.1f MB of features, %.1f MB of text)",
+            corpus.name(), docs.size(), features, distinct, featureBytes / 1e6, textBytes / 1e6));
 
         SimilarityHasher h4jSim = SimilarityHashing.simHash(64).createHasher();
         SimilarityHasher h4jFast = SimilarityHashing.fastSimHash(64).createHasher();
@@ -101,6 +127,8 @@ public final class FingerprintBench {
 
         Map<String, Case> cases = new LinkedHashMap<>();
         Map<String, String> inputs = new LinkedHashMap<>();
+        // ns per feature divides by the tokens, except for cases over distinct features (one add per distinct feature)
+        Map<String, Long> perFeature = new LinkedHashMap<>();
         // features (token strings) -> fingerprint: feature hash + tf + accumulate
         inputs.put("ours: FeatureBag (tf, XXH3, accumulate)", "features");
         cases.put("ours: FeatureBag (tf, XXH3, accumulate)", () -> {
@@ -167,6 +195,35 @@ public final class FingerprintBench {
             }
             return x;
         });
+        // pre-hashed distinct features with tf / log_tf weights: the accumulation as FeatureBag drives it, the
+        // accumulator of before issue 15 (64 double sums, one addition per bit per feature) beside the current one
+        BeforeIssue15Accumulator before = new BeforeIssue15Accumulator();
+        addWeighted(cases, inputs, perFeature, distinct, "ours: SimHashAccumulator, tf (pre-hashed distinct)", distinctHashes, tfWeights, acc::reset, acc::add,
+            acc::fingerprint);
+        addWeighted(cases, inputs, perFeature, distinct, "before #15: double sums, tf (pre-hashed distinct)", distinctHashes, tfWeights, before::reset,
+            before::add, before::fingerprint);
+        addWeighted(cases, inputs, perFeature, distinct, "ours: SimHashAccumulator, log_tf (pre-hashed distinct)", distinctHashes, logTfWeights, acc::reset,
+            acc::add, acc::fingerprint);
+        addWeighted(cases, inputs, perFeature, distinct, "before #15: double sums, log_tf (pre-hashed distinct)", distinctHashes, logTfWeights,
+            before::reset, before::add, before::fingerprint);
+        inputs.put("hash4j simHash(64) (pre-hashed distinct, unweighted)", "feature hashes");
+        perFeature.put("hash4j simHash(64) (pre-hashed distinct, unweighted)", distinct);
+        cases.put("hash4j simHash(64) (pre-hashed distinct, unweighted)", () -> {
+            long x = 0;
+            for (long[] hs : distinctHashes) {
+                x ^= firstLong(h4jSim.compute(ElementHashProvider.ofValues(hs)));
+            }
+            return x;
+        });
+        inputs.put("hash4j fastSimHash(64) (pre-hashed distinct, unweighted)", "feature hashes");
+        perFeature.put("hash4j fastSimHash(64) (pre-hashed distinct, unweighted)", distinct);
+        cases.put("hash4j fastSimHash(64) (pre-hashed distinct, unweighted)", () -> {
+            long x = 0;
+            for (long[] hs : distinctHashes) {
+                x ^= firstLong(h4jFast.compute(ElementHashProvider.ofValues(hs)));
+            }
+            return x;
+        });
         // text -> tokens: the tokenizers, and text -> fingerprint end to end
         inputs.put("tokenizer: standard + lowercase", "text");
         cases.put("tokenizer: standard + lowercase", () -> consume(std, docs));
@@ -182,6 +239,8 @@ public final class FingerprintBench {
         });
 
         Map<String, List<Double>> secs = new LinkedHashMap<>();
+        Map<String, Long> allocated = new LinkedHashMap<>();
+        Map<String, Long> runs = new LinkedHashMap<>();
         Map<String, Integer> reps = new LinkedHashMap<>();
         // calibrate: how many passes over the corpus make one timed run of about secondsPerPass
         for (Map.Entry<String, Case> e : cases.entrySet()) {
@@ -195,11 +254,14 @@ public final class FingerprintBench {
         for (int p = 0; p < passes; p++) {
             for (Map.Entry<String, Case> e : cases.entrySet()) {
                 int n = reps.get(e.getKey());
+                long a0 = allocatedBytes();
                 long t0 = System.nanoTime();
                 for (int i = 0; i < n; i++) {
                     sink ^= e.getValue().pass();
                 }
                 secs.get(e.getKey()).add((System.nanoTime() - t0) / 1e9 / n);
+                allocated.merge(e.getKey(), allocatedBytes() - a0, Long::sum);
+                runs.merge(e.getKey(), (long) n, Long::sum);
             }
             log.info("  pass " + (p + 1) + "/" + passes + " done");
         }
@@ -207,10 +269,52 @@ public final class FingerprintBench {
             double s = Stats.median(secs.get(name).stream().mapToDouble(Double::doubleValue).toArray());
             String input = inputs.get(name);
             long bytes = input.equals("text") ? textBytes : featureBytes;
-            Result r = new Result(corpus.name(), name, input, bytes / 1e6 / s, docs.size() / s, s * 1e9 / features, passes);
+            double bytesPerDoc = allocated.get(name) / (double) runs.get(name) / docs.size();
+            Result r = new Result(corpus.name(), name, input, bytes / 1e6 / s, docs.size() / s, s * 1e9 / perFeature.getOrDefault(name, features), passes,
+                bytesPerDoc);
             results.add(r);
-            log.info(String.format(Locale.ROOT, "  %-48s %8.1f MB/s %10.0f docs/s %7.1f ns/feature", name, r.mbPerSec(), r.docsPerSec(), r.nsPerFeature()));
+            log.info(String.format(Locale.ROOT, "  %-56s %8.1f MB/s %10.0f docs/s %7.1f ns/feature %9.0f B/doc allocated", name, r.mbPerSec(), r.docsPerSec(),
+                r.nsPerFeature(), r.bytesPerDoc()));
         }
+    }
+
+    private interface Reset {
+        void reset();
+    }
+
+    private interface Add {
+        void add(long hash, double weight);
+    }
+
+    private interface Fingerprint {
+        long fingerprint();
+    }
+
+    private static void addWeighted(Map<String, Case> cases, Map<String, String> inputs, Map<String, Long> perFeature, long distinct, String name,
+        long[][] hashes, double[][] weights, Reset reset, Add add, Fingerprint fingerprint) {
+        inputs.put(name, "feature hashes");
+        perFeature.put(name, distinct);
+        cases.put(name, () -> {
+            long x = 0;
+            for (int d = 0; d < hashes.length; d++) {
+                long[] hs = hashes[d];
+                double[] ws = weights[d];
+                reset.reset();
+                for (int j = 0; j < hs.length; j++) {
+                    add.add(hs[j], ws[j]);
+                }
+                x ^= fingerprint.fingerprint();
+            }
+            return x;
+        });
+    }
+
+    /** Bytes allocated by this thread so far (HotSpot's per-thread counter), -1 where unsupported. */
+    static long allocatedBytes() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t) {
+            return t.getCurrentThreadAllocatedBytes();
+        }
+        return -1;
     }
 
     private static long consume(Analyzer analyzer, List<String> docs) {

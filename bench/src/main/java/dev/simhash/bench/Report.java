@@ -164,10 +164,15 @@ final class Report {
                 .append("token strings to a 64-bit fingerprint (feature hash XXH3-64 + term-frequency weighting + accumulation); both implementations ")
                 .append("get the same tokens (hash4j's SimHash sees repeated tokens as repeated elements, which is tf weighting). \"pre-hashed\" cases ")
                 .append("time the accumulation alone on the same 64-bit feature hashes. MB/s counts UTF-8 bytes of the features (pre-hashed: of the ")
-                .append("features the hashes stand for), or of the text for tokenizers. Median of ").append(o.fpPasses()).append(" interleaved passes.\n\n");
-            md.append("| corpus | case | input | MB/s | docs/s | ns per feature |\n| --- | --- | --- | --- | --- | --- |\n");
+                .append("features the hashes stand for), or of the text for tokenizers. \"pre-hashed distinct\" cases feed each document's ")
+                .append("distinct features once, with their tf or log_tf weight (precomputed), as FeatureBag does, and count ns per distinct ")
+                .append("feature; hash4j has no weights and sees each distinct feature once (binary weighting). \"before #15\" is the ")
+                .append("accumulator before issue 15 (64 double sums), timed in the same run. Bytes allocated per document: this thread's ")
+                .append("allocation counter (ThreadMXBean) over the timed passes. Median of ").append(o.fpPasses()).append(" interleaved passes.\n\n");
+            md.append("| corpus | case | input | MB/s | docs/s | ns per feature | bytes allocated per doc |\n| --- | --- | --- | --- | --- | --- | --- |\n");
             for (FingerprintBench.Result r : fingerprint.results) {
-                md.append(f("| %s | %s | %s | %.1f | %,.0f | %.1f |\n", r.corpus(), r.name(), r.input(), r.mbPerSec(), r.docsPerSec(), r.nsPerFeature()));
+                md.append(f("| %s | %s | %s | %.1f | %,.0f | %.1f | %,.0f |\n", r.corpus(), r.name(), r.input(), r.mbPerSec(), r.docsPerSec(), r.nsPerFeature(),
+                    r.bytesPerDoc()));
             }
             md.append('\n');
         }

@@ -1,0 +1,54 @@
+package dev.simhash.core;
+
+/**
+ * The feature hash of simhash-v1 ({@link SimHash#featureHash(CharSequence)}: XXH3-64, seed 0, of the
+ * UTF-8 bytes of the feature) without a new byte array per feature: the UTF-8 bytes are written into
+ * a buffer kept between calls. The bytes are exactly those of {@code String.getBytes(UTF_8)},
+ * including its replacement of an unpaired surrogate by {@code '?'}. Not thread-safe.
+ */
+final class Utf8FeatureHasher {
+
+    /** Buffers larger than this are not kept after the feature that needed them. */
+    private static final int MAX_KEPT = 1 << 14;
+
+    private byte[] buffer = new byte[256];
+
+    long hash(CharSequence feature) {
+        int n = feature.length();
+        byte[] b = buffer;
+        if (b.length < 3 * n) {
+            // at most 3 bytes per char: a surrogate pair (2 chars) is 4 bytes
+            b = new byte[3 * n];
+            if (b.length <= MAX_KEPT) {
+                buffer = b;
+            }
+        }
+        int p = 0;
+        for (int i = 0; i < n; i++) {
+            char c = feature.charAt(i);
+            if (c < 0x80) {
+                b[p++] = (byte) c;
+            } else if (c < 0x800) {
+                b[p++] = (byte) (0xC0 | (c >> 6));
+                b[p++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isSurrogate(c)) {
+                char low;
+                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(low = feature.charAt(i + 1))) {
+                    int cp = Character.toCodePoint(c, low);
+                    i++;
+                    b[p++] = (byte) (0xF0 | (cp >> 18));
+                    b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                    b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                    b[p++] = (byte) (0x80 | (cp & 0x3F));
+                } else {
+                    b[p++] = '?'; // what String.getBytes(UTF_8) writes for an unpaired surrogate
+                }
+            } else {
+                b[p++] = (byte) (0xE0 | (c >> 12));
+                b[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                b[p++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        return SimHash.featureHash(b, 0, p);
+    }
+}
