@@ -31,7 +31,7 @@ import static org.elasticsearch.action.ValidateActions.addValidationError;
  */
 public final class DuplicatesRequest extends ActionRequest implements IndicesRequest.Replaceable {
 
-    public static final int DEFAULT_MAX_DISTANCE = 3;
+    public static final int DEFAULT_MAX_DISTANCE = SimHash.DEFAULT_MAX_DISTANCE;
     /**
      * Largest radius: probing costs grow with C(16, floor(r/4)) per block (r <= 11 probes 137 block values, r <= 15 probes
      * 697), and from r = 12 on unrelated 64-bit fingerprints link by chance often enough that single linkage chains

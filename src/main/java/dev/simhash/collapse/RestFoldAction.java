@@ -50,7 +50,7 @@ import static org.elasticsearch.rest.RestRequest.Method.POST;
  */
 public final class RestFoldAction extends BaseRestHandler {
 
-    public static final int DEFAULT_MAX_DISTANCE = 3;
+    public static final int DEFAULT_MAX_DISTANCE = SimHash.DEFAULT_MAX_DISTANCE;
     public static final int DEFAULT_WINDOW = 100;
     public static final int MAX_WINDOW = 10_000;
     public static final int DEFAULT_MEMBERS = 0;

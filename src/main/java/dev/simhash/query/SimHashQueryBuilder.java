@@ -52,7 +52,7 @@ import java.util.function.Supplier;
 public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuilder> {
 
     public static final String NAME = "simhash";
-    public static final int DEFAULT_MAX_DISTANCE = 3;
+    public static final int DEFAULT_MAX_DISTANCE = SimHash.DEFAULT_MAX_DISTANCE;
 
     static final ParseField FIELD = new ParseField("field");
     static final ParseField HASH = new ParseField("hash");
