@@ -94,8 +94,8 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
     }
 
     @Override
-    public Collection<ActionHandler> getActions() {
-        return List.of(new ActionHandler(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class));
+    protected List<Action<?, ?>> actions() {
+        return List.of(new Action<>(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class));
     }
 
     @Override

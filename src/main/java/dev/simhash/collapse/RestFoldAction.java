@@ -1,6 +1,7 @@
 package dev.simhash.collapse;
 
 import dev.simhash.collapse.FingerprintMappings.Fingerprints;
+import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.SimHash;
 
 import org.apache.lucene.search.TotalHits;
@@ -258,8 +259,8 @@ public final class RestFoldAction extends BaseRestHandler {
         TotalHits total = searchHits.getTotalHits();
         if (total != null) {
             b.startObject("total");
-            b.field("value", total.value());
-            b.field("relation", total.relation() == TotalHits.Relation.EQUAL_TO ? "eq" : "gte");
+            b.field("value", CompatHits.value(total));
+            b.field("relation", CompatHits.exact(total) ? "eq" : "gte");
             b.endObject();
         }
         if (Float.isNaN(searchHits.getMaxScore())) {

@@ -1,6 +1,7 @@
 package dev.simhash.collapse;
 
 import dev.simhash.compat.CompatIndices;
+import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.SimHash;
 
 import org.elasticsearch.action.ActionListener;
@@ -274,7 +275,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private void onPage(int slice, boolean first, SearchResponse response) {
             checkShards(response, "reading fingerprints");
             if (first && response.getHits().getTotalHits() != null) {
-                long total = docsTotal.addAndGet(response.getHits().getTotalHits().value());
+                long total = docsTotal.addAndGet(CompatHits.value(response.getHits().getTotalHits()));
                 if (slicesCounted.incrementAndGet() == slices) {
                     task.docsTotal(total);
                 }

@@ -1,5 +1,9 @@
 package dev.simhash.compat;
 
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.action.ActionType;
+import org.elasticsearch.action.support.TransportAction;
 import org.elasticsearch.cluster.node.DiscoveryNodes;
 import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.plugins.ActionPlugin;
@@ -35,4 +39,16 @@ public abstract class CompatActionPlugin extends Plugin implements ActionPlugin 
 
     /** The plugin's REST handlers. */
     protected abstract Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature);
+
+    /** A transport action of the plugin: its type and its implementation. */
+    public record Action<Q extends ActionRequest, R extends ActionResponse>(ActionType<R> type,
+                                                                          Class<? extends TransportAction<Q, R>> transport) {}
+
+    /** The plugin's transport actions. */
+    protected abstract List<Action<?, ?>> actions();
+
+    @Override
+    public final Collection<ActionHandler> getActions() {
+        return actions().stream().map(a -> new ActionHandler(a.type(), a.transport())).toList();
+    }
 }
