@@ -9,6 +9,8 @@ import dev.simhash.collapse.DuplicatesStatus;
 import dev.simhash.collapse.RestDuplicatesAction;
 import dev.simhash.collapse.RestFoldAction;
 import dev.simhash.collapse.TransportDuplicatesAction;
+import dev.simhash.compat.CompatActionPlugin;
+import dev.simhash.compat.CompatIndices;
 import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.mapper.HexFormat;
 import dev.simhash.mapper.SimHashFieldMapper;
@@ -17,9 +19,6 @@ import dev.simhash.script.SimHashScriptEngine;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.util.SetOnce;
-import org.elasticsearch.cluster.node.DiscoveryNodes;
-import org.elasticsearch.cluster.project.ProjectResolver;
-import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.features.NodeFeature;
@@ -29,11 +28,9 @@ import org.elasticsearch.index.analysis.TokenizerFactory;
 import org.elasticsearch.index.mapper.Mapper;
 import org.elasticsearch.indices.analysis.AnalysisModule.AnalysisProvider;
 import org.elasticsearch.ingest.Processor;
-import org.elasticsearch.plugins.ActionPlugin;
 import org.elasticsearch.plugins.AnalysisPlugin;
 import org.elasticsearch.plugins.IngestPlugin;
 import org.elasticsearch.plugins.MapperPlugin;
-import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.plugins.ScriptPlugin;
 import org.elasticsearch.plugins.SearchPlugin;
 import org.elasticsearch.rest.RestHandler;
@@ -46,19 +43,17 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 /** Entry point of the simhash plugin: wires the components into Elasticsearch and holds no logic. */
-public final class SimHashPlugin extends Plugin implements ActionPlugin, AnalysisPlugin, IngestPlugin, MapperPlugin, SearchPlugin,
+public final class SimHashPlugin extends CompatActionPlugin implements AnalysisPlugin, IngestPlugin, MapperPlugin, SearchPlugin,
     ScriptPlugin {
 
     // the fold reads index settings (index.max_result_window) from the cluster state when a request runs
-    private final SetOnce<ClusterService> clusterService = new SetOnce<>();
+    private final SetOnce<CompatIndices> indices = new SetOnce<>();
 
     @Override
-    public Collection<?> createComponents(PluginServices services) {
-        clusterService.set(services.clusterService());
-        return List.of();
+    protected void onIndices(CompatIndices indices) {
+        this.indices.set(indices);
     }
 
     @Override
@@ -99,8 +94,8 @@ public final class SimHashPlugin extends Plugin implements ActionPlugin, Analysi
     }
 
     @Override
-    public Collection<ActionHandler> getActions() {
-        return List.of(new ActionHandler(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class));
+    protected List<Action<?, ?>> actions() {
+        return List.of(new Action<>(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class));
     }
 
     @Override
@@ -112,10 +107,7 @@ public final class SimHashPlugin extends Plugin implements ActionPlugin, Analysi
     }
 
     @Override
-    public Collection<RestHandler> getRestHandlers(RestHandlersServices services, Supplier<DiscoveryNodes> nodesInCluster,
-                                                   Predicate<NodeFeature> clusterSupportsFeature) {
-        ProjectResolver projects = services.projectResolver();
-        return List.of(new RestFoldAction(clusterSupportsFeature, () -> projects.getProjectMetadata(clusterService.get().state())),
-            new RestDuplicatesAction());
+    protected Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature) {
+        return List.of(new RestFoldAction(clusterSupportsFeature, name -> indices.get().index(name)), new RestDuplicatesAction());
     }
 }

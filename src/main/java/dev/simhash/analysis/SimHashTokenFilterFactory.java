@@ -1,5 +1,6 @@
 package dev.simhash.analysis;
 
+import dev.simhash.compat.CompatAnalysis;
 import dev.simhash.core.FingerprintOptions;
 import dev.simhash.core.FingerprintSpec;
 
@@ -7,7 +8,6 @@ import org.apache.lucene.analysis.TokenStream;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.env.Environment;
 import org.elasticsearch.index.IndexSettings;
-import org.elasticsearch.index.analysis.AbstractTokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
 
 import java.util.HashMap;
@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** Builds the {@code simhash} token filter from its index settings. */
-public final class SimHashTokenFilterFactory extends AbstractTokenFilterFactory {
+public final class SimHashTokenFilterFactory extends CompatAnalysis.FilterFactoryBase {
 
     public static final String NAME = "simhash";
     static final String OUTPUT = "output";
@@ -30,7 +30,7 @@ public final class SimHashTokenFilterFactory extends AbstractTokenFilterFactory 
     private final SimHashTokenFilter.Output output;
 
     public SimHashTokenFilterFactory(IndexSettings indexSettings, Environment environment, String name, Settings settings) {
-        super(name);
+        super(indexSettings, name, settings);
         StrictSettings s = new StrictSettings(settings, "token filter", name, SETTINGS);
         try {
             this.output = SimHashTokenFilter.Output.fromOption(s.string(OUTPUT, "hash"));

@@ -1,6 +1,7 @@
 package dev.simhash.collapse;
 
 import dev.simhash.collapse.FingerprintMappings.Fingerprints;
+import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.SimHash;
 
 import org.apache.lucene.search.TotalHits;
@@ -13,7 +14,7 @@ import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.search.TransportSearchAction;
 import org.elasticsearch.action.support.ContextPreservingActionListener;
 import org.elasticsearch.client.internal.node.NodeClient;
-import org.elasticsearch.cluster.metadata.ProjectMetadata;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
 import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.rest.BaseRestHandler;
@@ -37,8 +38,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 import static org.elasticsearch.rest.RestRequest.Method.GET;
 import static org.elasticsearch.rest.RestRequest.Method.POST;
@@ -60,15 +61,15 @@ public final class RestFoldAction extends BaseRestHandler {
     private static final String ENDPOINT = "[_simhash/fold]";
 
     private final Predicate<NodeFeature> clusterSupportsFeature;
-    private final Supplier<ProjectMetadata> project;
+    private final Function<String, IndexMetadata> indices;
 
     /**
      * @param project the metadata of the caller's project, read when a request runs (for the indices'
      *                {@code index.max_result_window})
      */
-    public RestFoldAction(Predicate<NodeFeature> clusterSupportsFeature, Supplier<ProjectMetadata> project) {
+    public RestFoldAction(Predicate<NodeFeature> clusterSupportsFeature, Function<String, IndexMetadata> indices) {
         this.clusterSupportsFeature = clusterSupportsFeature;
-        this.project = project;
+        this.indices = indices;
     }
 
     /** The fold parameters, validated; {@code windowGiven} tells an explicit {@code window} from the default. */
@@ -150,7 +151,7 @@ public final class RestFoldAction extends BaseRestHandler {
                     @Override
                     protected void processResponse(FieldCapabilitiesResponse caps) {
                         Fingerprints fingerprints = FingerprintMappings.checkFingerprint(caps, fold.field());
-                        FoldParams fitted = fold.fitTo(ResultWindow.smallest(project.get(), caps.getIndices(), fold.window()));
+                        FoldParams fitted = fold.fitTo(ResultWindow.smallest(indices, caps.getIndices(), fold.window()));
                         search(channel, cancellable, search, fitted, from, size, fingerprints, startNanos);
                     }
                 }, client.threadPool().getThreadContext()));
@@ -258,8 +259,8 @@ public final class RestFoldAction extends BaseRestHandler {
         TotalHits total = searchHits.getTotalHits();
         if (total != null) {
             b.startObject("total");
-            b.field("value", total.value());
-            b.field("relation", total.relation() == TotalHits.Relation.EQUAL_TO ? "eq" : "gte");
+            b.field("value", CompatHits.value(total));
+            b.field("relation", CompatHits.exact(total) ? "eq" : "gte");
             b.endObject();
         }
         if (Float.isNaN(searchHits.getMaxScore())) {

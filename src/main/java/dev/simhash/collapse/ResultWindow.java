@@ -1,8 +1,9 @@
 package dev.simhash.collapse;
 
 import org.elasticsearch.cluster.metadata.IndexMetadata;
-import org.elasticsearch.cluster.metadata.ProjectMetadata;
 import org.elasticsearch.index.IndexSettings;
+
+import java.util.function.Function;
 
 /**
  * The largest {@code from + size} a search of some indices may ask for: the smallest {@code index.max_result_window}
@@ -20,12 +21,12 @@ record ResultWindow(int size, String index) {
      * cluster state (remote clusters' {@code cluster:index}, or deleted meanwhile) do not count: their own search
      * reports their limit.
      */
-    static ResultWindow smallest(ProjectMetadata project, String[] indices, int cap) {
+    static ResultWindow smallest(Function<String, IndexMetadata> metadata, String[] indices, int cap) {
         int size = cap;
         String limiting = null;
         if (indices != null) {
             for (String name : indices) {
-                IndexMetadata index = project.index(name);
+                IndexMetadata index = metadata.apply(name);
                 if (index == null) {
                     continue;
                 }

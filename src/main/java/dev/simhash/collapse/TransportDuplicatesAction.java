@@ -1,5 +1,7 @@
 package dev.simhash.collapse;
 
+import dev.simhash.compat.CompatIndices;
+import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.SimHash;
 
 import org.elasticsearch.action.ActionListener;
@@ -26,8 +28,6 @@ import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.client.internal.ParentTaskAssigningClient;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.metadata.IndexMetadata;
-import org.elasticsearch.cluster.metadata.ProjectMetadata;
-import org.elasticsearch.cluster.project.ProjectResolver;
 import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.common.document.DocumentField;
@@ -81,16 +81,16 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
     private final NodeClient client;
     private final ClusterService clusterService;
     private final ThreadPool threadPool;
-    private final ProjectResolver projectResolver;
+    private final CompatIndices indices;
 
     @Inject
     public TransportDuplicatesAction(TransportService transportService, ActionFilters actionFilters, NodeClient client,
-                                     ClusterService clusterService, ThreadPool threadPool, ProjectResolver projectResolver) {
+                                     ClusterService clusterService, ThreadPool threadPool, CompatIndices indices) {
         super(DuplicatesAction.NAME, transportService, actionFilters, DuplicatesRequest::new, threadPool.generic());
         this.client = client;
         this.clusterService = clusterService;
         this.threadPool = threadPool;
-        this.projectResolver = projectResolver;
+        this.indices = indices;
     }
 
     @Override
@@ -201,9 +201,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (request.writeGroupId() != null) {
                 FingerprintMappings.checkGroupField(caps, request.writeGroupId());
             }
-            ProjectMetadata project = projectResolver.getProjectMetadata(clusterService.state());
             for (String index : caps.getIndices()) {
-                IndexMetadata metadata = project.index(index);
+                IndexMetadata metadata = indices.index(index);
                 if (metadata != null) {
                     pageSize = Math.min(pageSize, IndexSettings.MAX_RESULT_WINDOW_SETTING.get(metadata.getSettings()));
                     memberTerms = Math.min(memberTerms, IndexSettings.MAX_TERMS_COUNT_SETTING.get(metadata.getSettings()));
@@ -276,7 +275,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private void onPage(int slice, boolean first, SearchResponse response) {
             checkShards(response, "reading fingerprints");
             if (first && response.getHits().getTotalHits() != null) {
-                long total = docsTotal.addAndGet(response.getHits().getTotalHits().value());
+                long total = docsTotal.addAndGet(CompatHits.value(response.getHits().getTotalHits()));
                 if (slicesCounted.incrementAndGet() == slices) {
                     task.docsTotal(total);
                 }

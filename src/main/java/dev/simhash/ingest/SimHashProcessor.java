@@ -1,5 +1,6 @@
 package dev.simhash.ingest;
 
+import dev.simhash.compat.CompatProcessorFactory;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.FingerprintSpec;
@@ -135,7 +136,7 @@ public final class SimHashProcessor extends AbstractProcessor {
     }
 
     /** Reads and validates the processor's options; unknown options are rejected by the ingest framework. */
-    public static final class Factory implements Processor.Factory {
+    public static final class Factory extends CompatProcessorFactory {
 
         private final AnalysisRegistry analysisRegistry;
 
@@ -145,8 +146,7 @@ public final class SimHashProcessor extends AbstractProcessor {
 
         @Override
         public SimHashProcessor create(Map<String, Processor.Factory> registry, String tag, String description,
-                                       Map<String, Object> config, org.elasticsearch.cluster.metadata.ProjectId projectId)
-            throws Exception {
+                                       Map<String, Object> config) throws Exception {
             String field = ConfigurationUtils.readStringProperty(TYPE, tag, config, "field");
             String targetField = ConfigurationUtils.readStringProperty(TYPE, tag, config, "target_field", DEFAULT_TARGET_FIELD);
             boolean ignoreMissing = ConfigurationUtils.readBooleanProperty(TYPE, tag, config, "ignore_missing", false);

@@ -93,7 +93,7 @@ public final class SimHashFieldMapper extends FieldMapper {
             return new Parameter<?>[] { input, version, analyzer, shingleSize, weighting, minFeatures, meta };
         }
 
-        @Override
+        // overrides Builder#contentType() where it exists (9.5); a plain method on older lines
         public String contentType() {
             return CONTENT_TYPE;
         }

@@ -1,5 +1,6 @@
 package dev.simhash.mapper;
 
+import dev.simhash.compat.CompatFieldType;
 import dev.simhash.core.BlockTermLayout;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
@@ -16,16 +17,10 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.BytesRef;
 import org.elasticsearch.index.fielddata.FieldDataContext;
 import org.elasticsearch.index.fielddata.IndexFieldData;
-import org.elasticsearch.index.fielddata.IndexNumericFieldData.NumericType;
-import org.elasticsearch.index.fielddata.plain.SortedNumericIndexFieldData;
 import org.elasticsearch.index.mapper.DocValueFetcher;
-import org.elasticsearch.index.mapper.IndexType;
-import org.elasticsearch.index.mapper.SimpleMappedFieldType;
 import org.elasticsearch.index.mapper.ValueFetcher;
 import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.script.field.LongDocValuesField;
 import org.elasticsearch.search.DocValueFormat;
-import org.elasticsearch.search.aggregations.support.CoreValuesSourceType;
 
 import java.time.ZoneId;
 import java.util.Collection;
@@ -39,7 +34,7 @@ import java.util.Set;
  * the fingerprints (doc values of {@link #name()}), the block terms ({@link #blockLayout()}) and the
  * fingerprint spec that turns a query text into a fingerprint the way the documents were fingerprinted.
  */
-public final class SimHashFieldType extends SimpleMappedFieldType {
+public final class SimHashFieldType extends CompatFieldType {
 
     private final SimHashFieldMapper.Input input;
     private final FingerprintSpec spec;
@@ -47,7 +42,7 @@ public final class SimHashFieldType extends SimpleMappedFieldType {
 
     SimHashFieldType(String name, SimHashFieldMapper.Input input, FingerprintSpec spec, TextFingerprinter fingerprinter,
                      Map<String, String> meta) {
-        super(name, IndexType.terms(true, true), false, meta);
+        super(name, meta);
         this.input = input;
         this.spec = spec;
         this.fingerprinter = fingerprinter;
@@ -98,8 +93,7 @@ public final class SimHashFieldType extends SimpleMappedFieldType {
 
     @Override
     public IndexFieldData.Builder fielddataBuilder(FieldDataContext fieldDataContext) {
-        return new SortedNumericIndexFieldData.Builder(name(), NumericType.LONG, CoreValuesSourceType.NUMERIC, LongDocValuesField::new,
-            indexType());
+        return longFieldData();
     }
 
     /** Documents with exactly this fingerprint: all four of its block terms. */

@@ -1,5 +1,8 @@
 package dev.simhash.query;
 
+import dev.simhash.compat.lucene.CompatHits;
+import dev.simhash.compat.lucene.CompatScorer;
+import dev.simhash.compat.lucene.CompatWeight;
 import dev.simhash.core.BlockTermLayout;
 import dev.simhash.core.SimHash;
 
@@ -13,7 +16,6 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.Weight;
@@ -82,7 +84,7 @@ final class SimHashNearestQuery extends Query {
         for (int r : RADII) {
             int radius = Math.min(r, maxRadius);
             top = searcher.search(withinRadius(radius), k);
-            if (top.totalHits.value() >= k || radius == maxRadius) {
+            if (CompatHits.value(top.totalHits) >= k || radius == maxRadius) {
                 break;
             }
         }
@@ -136,7 +138,7 @@ final class SimHashNearestQuery extends Query {
             if (searcher.getIndexReader().getContext().id() != readerId) {
                 throw new IllegalStateException("the k nearest documents were computed on another reader");
             }
-            return new Weight(this) {
+            return new CompatWeight(this) {
                 @Override
                 public ScorerSupplier scorerSupplier(LeafReaderContext context) {
                     int from = lowerBound(context.docBase);
@@ -144,7 +146,7 @@ final class SimHashNearestQuery extends Query {
                     if (from == to) {
                         return null;
                     }
-                    return new DefaultScorerSupplier(new TopDocsScorer(context.docBase, from, to, boost));
+                    return supplier(new TopDocsScorer(this, context.docBase, from, to, boost));
                 }
 
                 @Override
@@ -167,14 +169,15 @@ final class SimHashNearestQuery extends Query {
             return i >= 0 ? i : -i - 1;
         }
 
-        private final class TopDocsScorer extends Scorer {
+        private final class TopDocsScorer extends CompatScorer {
             private final int docBase;
             private final int from;
             private final int to;
             private final float boost;
             private int index = -1;
 
-            TopDocsScorer(int docBase, int from, int to, float boost) {
+            TopDocsScorer(Weight weight, int docBase, int from, int to, float boost) {
+                super(weight);
                 this.docBase = docBase;
                 this.from = from;
                 this.to = to;

@@ -1,5 +1,7 @@
 package dev.simhash.query;
 
+import dev.simhash.compat.lucene.CompatScorer;
+import dev.simhash.compat.lucene.CompatWeight;
 import dev.simhash.core.BlockProbes;
 import dev.simhash.core.BlockTermLayout;
 import dev.simhash.core.SimHash;
@@ -17,7 +19,6 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.TwoPhaseIterator;
 import org.apache.lucene.search.Weight;
@@ -135,7 +136,7 @@ final class SimHashQuery extends Query {
         return builder.build().iterator();
     }
 
-    private final class SimHashWeight extends Weight {
+    private final class SimHashWeight extends CompatWeight {
         private final float boost;
 
         SimHashWeight(float boost) {
@@ -156,8 +157,8 @@ final class SimHashQuery extends Query {
             if (approximation == null || approximation.cost() == 0) {
                 return null;
             }
-            SimHashScorer scorer = new SimHashScorer(reader, approximation, values, scan, boost);
-            return new DefaultScorerSupplier(scorer);
+            SimHashScorer scorer = new SimHashScorer(this, reader, approximation, values, scan, boost);
+            return supplier(scorer);
         }
 
         @Override
@@ -183,7 +184,7 @@ final class SimHashQuery extends Query {
     }
 
     /** Iterates candidates and verifies each against the full hash; scores by distance. */
-    private final class SimHashScorer extends Scorer {
+    private final class SimHashScorer extends CompatScorer {
         private final DocIdSetIterator approximation;
         private final SortedNumericDocValues values;
         private final boolean scan;
@@ -194,7 +195,9 @@ final class SimHashQuery extends Query {
         private int lastDoc = -1;
         private int lastDistance;
 
-        SimHashScorer(LeafReader reader, DocIdSetIterator approximation, SortedNumericDocValues values, boolean scan, float boost) {
+        SimHashScorer(Weight weight, LeafReader reader, DocIdSetIterator approximation, SortedNumericDocValues values, boolean scan,
+                      float boost) {
+            super(weight);
             this.reader = reader;
             this.approximation = approximation;
             this.values = values;

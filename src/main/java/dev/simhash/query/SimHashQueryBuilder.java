@@ -1,5 +1,6 @@
 package dev.simhash.query;
 
+import dev.simhash.compat.CompatLeafQueryBuilder;
 import dev.simhash.core.BlockProbes;
 import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.FingerprintSpec;
@@ -23,7 +24,6 @@ import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.common.xcontent.support.XContentMapValues;
 import org.elasticsearch.index.query.IdsQueryBuilder;
-import org.elasticsearch.index.query.LeafQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilder;
 import org.elasticsearch.index.query.QueryRewriteContext;
 import org.elasticsearch.index.query.SearchExecutionContext;
@@ -49,7 +49,7 @@ import java.util.function.Supplier;
  * the k nearest documents of each shard. Exact for every distance 0..64; scored (64 - distance) / 64
  * times boost. The field is a {@code simhash} field or the object the ingest processor writes.
  */
-public final class SimHashQueryBuilder extends LeafQueryBuilder<SimHashQueryBuilder> {
+public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQueryBuilder> {
 
     public static final String NAME = "simhash";
     public static final int DEFAULT_MAX_DISTANCE = SimHash.DEFAULT_MAX_DISTANCE;

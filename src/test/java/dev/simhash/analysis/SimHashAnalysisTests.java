@@ -1,5 +1,6 @@
 package dev.simhash.analysis;
 
+import dev.simhash.compat.CompatAnalysis;
 import dev.simhash.SimHashPlugin;
 import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FingerprintOptions;
@@ -12,10 +13,7 @@ import org.apache.lucene.analysis.core.WhitespaceTokenizer;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.env.Environment;
 import org.elasticsearch.index.IndexSettings;
-import org.elasticsearch.index.analysis.AbstractTokenFilterFactory;
-import org.elasticsearch.index.analysis.AbstractTokenizerFactory;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
-import org.elasticsearch.index.analysis.AbstractIndexAnalyzerProvider;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenizerFactory;
 import org.elasticsearch.index.analysis.AnalysisTestsHelper;
@@ -106,7 +104,7 @@ public class SimHashAnalysisTests extends ESTestCase {
         public Map<String, AnalysisProvider<TokenizerFactory>> getTokenizers() {
             Map<String, AnalysisProvider<TokenizerFactory>> m = new java.util.HashMap<>();
             for (String n : TOKENIZERS) {
-                m.put(n, (is, env, name, s) -> new AbstractTokenizerFactory(name) {
+                m.put(n, (is, env, name, s) -> new CompatAnalysis.TokenizerFactoryBase(is, name, s) {
                     @Override
                     public Tokenizer create() {
                         return new WhitespaceTokenizer();
@@ -120,7 +118,7 @@ public class SimHashAnalysisTests extends ESTestCase {
         public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
             Map<String, AnalysisProvider<TokenFilterFactory>> m = new java.util.HashMap<>();
             for (String n : FILTERS) {
-                m.put(n, (is, env, name, s) -> new AbstractTokenFilterFactory(name) {
+                m.put(n, (is, env, name, s) -> new CompatAnalysis.FilterFactoryBase(is, name, s) {
                     @Override
                     public TokenStream create(TokenStream ts) {
                         return ts;
@@ -132,7 +130,7 @@ public class SimHashAnalysisTests extends ESTestCase {
 
         @Override
         public Map<String, AnalysisProvider<AnalyzerProvider<? extends Analyzer>>> getAnalyzers() {
-            return Map.of("smartcn", (is, env, name, s) -> new AbstractIndexAnalyzerProvider<Analyzer>(name) {
+            return Map.of("smartcn", (is, env, name, s) -> new CompatAnalysis.AnalyzerProviderBase<Analyzer>(is, name, s) {
                 @Override
                 public Analyzer get() {
                     return new StandardAnalyzer();

@@ -1,26 +1,28 @@
 package dev.simhash.collapse;
 
 import org.elasticsearch.cluster.metadata.IndexMetadata;
-import org.elasticsearch.cluster.metadata.ProjectId;
-import org.elasticsearch.cluster.metadata.ProjectMetadata;
 import org.elasticsearch.index.IndexVersion;
 import org.elasticsearch.test.ESTestCase;
+
+import java.util.Map;
+import java.util.function.Function;
 
 import static org.hamcrest.Matchers.containsString;
 
 /** The smallest index.max_result_window of the target indices, and how the fold's window fits it. */
 public class ResultWindowTests extends ESTestCase {
 
-    private static IndexMetadata.Builder index(String name, Integer maxResultWindow) {
+    private static IndexMetadata index(String name, Integer maxResultWindow) {
         var settings = indexSettings(IndexVersion.current(), 1, 0);
         if (maxResultWindow != null) {
             settings.put("index.max_result_window", maxResultWindow);
         }
-        return IndexMetadata.builder(name).settings(settings);
+        return IndexMetadata.builder(name).settings(settings).build();
     }
 
-    private final ProjectMetadata project = ProjectMetadata.builder(ProjectId.DEFAULT)
-        .put(index("default", null)).put(index("w20", 20)).put(index("w500", 500)).put(index("w1", 1)).build();
+    // the indices of the cluster state, by name (what the plugin's CompatIndices looks up)
+    private final Function<String, IndexMetadata> project = Map.of("default", index("default", null), "w20", index("w20", 20),
+        "w500", index("w500", 500), "w1", index("w1", 1))::get;
 
     public void testSmallestOfTheGivenIndicesOnly() {
         assertEquals(new ResultWindow(10_000, null), ResultWindow.smallest(project, new String[] { "default" }, 10_000));

@@ -8,7 +8,6 @@ import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 
 import org.elasticsearch.ElasticsearchException;
-import org.elasticsearch.cluster.metadata.ProjectId;
 import org.elasticsearch.ingest.IngestDocument;
 import org.elasticsearch.ingest.TestIngestDocument;
 import org.elasticsearch.test.ESTestCase;
@@ -30,7 +29,7 @@ public class SimHashProcessorTests extends ESTestCase {
         for (int i = 0; i < keyValues.length; i += 2) {
             config.put((String) keyValues[i], keyValues[i + 1]);
         }
-        SimHashProcessor p = FACTORY.create(Map.of(), "tag", null, config, ProjectId.DEFAULT);
+        SimHashProcessor p = FACTORY.create(Map.of(), "tag", null, config);
         assertTrue("unconsumed options: " + config, config.isEmpty());
         return p;
     }
@@ -133,7 +132,7 @@ public class SimHashProcessorTests extends ESTestCase {
         } else {
             config.put(option, value);
         }
-        Exception e = expectThrows(Exception.class, () -> FACTORY.create(Map.of(), "tag", null, config, ProjectId.DEFAULT));
+        Exception e = expectThrows(Exception.class, () -> FACTORY.create(Map.of(), "tag", null, config));
         assertTrue(e.getClass().getName(), e instanceof ElasticsearchException);
         assertTrue(e.getMessage(), e.getMessage().contains(message));
     }

@@ -317,7 +317,9 @@ class UnusualRequestsIT {
         long far = STORED ^ 0xFFFF0000FFFF0000L; // 32 bits away
         rest.ok("PUT", "/" + noSource + "/_doc/nosrc-a", toJson(Map.of("simhash", SimHashProcessor.storedForm(STORED))));
         rest.ok("PUT", "/" + noSource + "/_doc/nosrc-b", toJson(Map.of("simhash", SimHashProcessor.storedForm(near))));
-        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-c?refresh=true", toJson(Map.of("simhash", SimHashProcessor.storedForm(far))));
+        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-c", toJson(Map.of("simhash", SimHashProcessor.storedForm(far))));
+        // ?refresh=true on a document refreshes its own shard only: refresh both shards
+        rest.ok("POST", "/" + noSource + "/_refresh", null);
         for (Object like : List.of(Map.of("index", noSource, "id", "nosrc-a"), "nosrc-a")) {
             Rest.Answer a = rest.post("/" + noSource + "/_search", toJson(Map.of("query", Map.of("simhash",
                 Map.of("field", "simhash", "like", like, "max_distance", 3, "include", true)))));

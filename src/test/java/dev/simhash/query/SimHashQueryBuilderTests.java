@@ -1,6 +1,7 @@
 package dev.simhash.query;
 
 import dev.simhash.SimHashPlugin;
+import dev.simhash.compat.lucene.CompatClauses;
 import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.core.Weighting;
@@ -76,8 +77,8 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             // the filter is a clause beside the simhash query
             assertThat(query, instanceOf(BooleanQuery.class));
             assertEquals(2, ((BooleanQuery) query).clauses().size());
-            assertEquals(BooleanClause.Occur.FILTER, ((BooleanQuery) query).clauses().get(1).occur());
-            query = ((BooleanQuery) query).clauses().get(0).query();
+            assertEquals(BooleanClause.Occur.FILTER, CompatClauses.occur(((BooleanQuery) query).clauses().get(1)));
+            query = CompatClauses.query(((BooleanQuery) query).clauses().get(0));
         }
         assertThat(query, instanceOf(SimHashQuery.class));
         SimHashQuery q = (SimHashQuery) query;

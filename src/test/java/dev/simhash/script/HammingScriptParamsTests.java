@@ -1,5 +1,6 @@
 package dev.simhash.script;
 
+import dev.simhash.compat.CompatTestFields;
 import dev.simhash.core.SimHash;
 
 import org.elasticsearch.index.mapper.KeywordFieldMapper;
@@ -103,7 +104,7 @@ public class HammingScriptParamsTests extends ESTestCase {
             .checkMapping(mapping(new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.LONG)));
         // doc values are all the scripts need: an unindexed long is fine
         HammingScriptParams.parse(params("field", "fp", "hash", "0"))
-            .checkMapping(mapping(new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.LONG, false, true)));
+            .checkMapping(mapping(CompatTestFields.longField("fp.hash", false, true)));
 
         assertEquals("[field] is [fp] but [fp.hash] is not mapped; name a [simhash] field, or map [fp.hash] as a [long] under the target object the "
             + "simhash processor writes",
@@ -112,7 +113,7 @@ public class HammingScriptParamsTests extends ESTestCase {
             containsString("[fp.hash] is mapped as [keyword], expected [long]"));
         assertThat(mappingError("fp", mapping(new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.INTEGER))),
             containsString("mapped as [integer], expected [long]"));
-        assertThat(mappingError("fp", mapping(new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.LONG, true, false))),
+        assertThat(mappingError("fp", mapping(CompatTestFields.longField("fp.hash", true, false))),
             containsString("[fp.hash] has no doc values"));
         // the hash field itself instead of its target object: a hint
         assertThat(mappingError("fp.hash", mapping(new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.LONG))),

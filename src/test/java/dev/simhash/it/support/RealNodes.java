@@ -28,7 +28,13 @@ public final class RealNodes {
     }
 
     public static Path distributionZip() {
-        return Path.of(System.getProperty("simhash.es.distribution", "target/es-distribution/elasticsearch-9.5.3.zip")).toAbsolutePath();
+        return Path.of(System.getProperty("simhash.es.distribution", "target/es-distribution/elasticsearch-" + esVersion() + ".zip"))
+            .toAbsolutePath();
+    }
+
+    /** The Elasticsearch version the plugin was built for and the nodes run (set by the build; 9.5.3 by default). */
+    public static String esVersion() {
+        return System.getProperty("simhash.es.version", "9.5.3");
     }
 
     public static Path pluginZip() throws IOException {

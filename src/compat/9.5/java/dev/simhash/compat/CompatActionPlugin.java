@@ -1,0 +1,54 @@
+package dev.simhash.compat;
+
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.action.ActionType;
+import org.elasticsearch.action.support.TransportAction;
+import org.elasticsearch.cluster.node.DiscoveryNodes;
+import org.elasticsearch.features.NodeFeature;
+import org.elasticsearch.plugins.ActionPlugin;
+import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.rest.RestHandler;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Base of the plugin class for its REST handlers and components: 9.5 hands REST handlers a services object.
+ * Subclasses give {@link #restHandlers} and receive {@link CompatIndices} once the node is built.
+ */
+public abstract class CompatActionPlugin extends Plugin implements ActionPlugin {
+
+    @Override
+    public final Collection<?> createComponents(PluginServices services) {
+        CompatIndices indices = CompatIndices.of(services);
+        onIndices(indices);
+        return List.of(indices);
+    }
+
+    /** Called once, when the node creates the plugin's components. */
+    protected abstract void onIndices(CompatIndices indices);
+
+    @Override
+    public final Collection<RestHandler> getRestHandlers(RestHandlersServices services, Supplier<DiscoveryNodes> nodesInCluster,
+                                                         Predicate<NodeFeature> clusterSupportsFeature) {
+        return restHandlers(clusterSupportsFeature);
+    }
+
+    /** The plugin's REST handlers. */
+    protected abstract Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature);
+
+    /** A transport action of the plugin: its type and its implementation. */
+    public record Action<Q extends ActionRequest, R extends ActionResponse>(ActionType<R> type,
+                                                                          Class<? extends TransportAction<Q, R>> transport) {}
+
+    /** The plugin's transport actions. */
+    protected abstract List<Action<?, ?>> actions();
+
+    @Override
+    public final Collection<ActionHandler> getActions() {
+        return actions().stream().map(a -> new ActionHandler(a.type(), a.transport())).toList();
+    }
+}
