@@ -7,7 +7,6 @@ import org.apache.lucene.util.BytesRef;
 import org.elasticsearch.index.mapper.KeywordFieldMapper;
 import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.mapper.NumberFieldMapper;
-import org.elasticsearch.index.mapper.TextFieldMapper;
 import org.elasticsearch.test.ESTestCase;
 
 import java.util.HashMap;
@@ -50,19 +49,19 @@ public class FingerprintFieldTests extends ESTestCase {
 
     public void testUnmappedIsNullAndWrongMappingsNameTheField() {
         assertNull(FingerprintField.resolve("nope", mapping(objectForm("simhash"))));
-        assertEquals("[field] [title] is a [text] field; it must name a [simhash] field or the object the simhash processor writes "
+        assertEquals("[field] [title] is a [keyword] field; it must name a [simhash] field or the object the simhash processor writes "
             + "(with [hash] and [b0]..[b3] under it)",
             expectThrows(IllegalArgumentException.class, () -> FingerprintField.resolve("title",
-                mapping(new TextFieldMapper.TextFieldType("title", false, false)))).getMessage());
+                mapping(new KeywordFieldMapper.KeywordFieldType("title")))).getMessage());
         MappedFieldType[] intHash = objectForm("fp");
         intHash[0] = new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.INTEGER);
         assertEquals("[field] [fp.hash] must be mapped as [long] with doc values, found [integer]: map a [simhash] field, or declare "
             + "the fingerprint object described in the README",
             expectThrows(IllegalArgumentException.class, () -> FingerprintField.resolve("fp", mapping(intHash))).getMessage());
-        MappedFieldType[] textBlock = objectForm("fp");
-        textBlock[3] = new TextFieldMapper.TextFieldType("fp.b2", false, false);
-        assertTrue(expectThrows(IllegalArgumentException.class, () -> FingerprintField.resolve("fp", mapping(textBlock))).getMessage()
-            .startsWith("[field] [fp.b2] must be mapped as an indexed [keyword], found [text]"));
+        MappedFieldType[] numericBlock = objectForm("fp");
+        numericBlock[3] = new NumberFieldMapper.NumberFieldType("fp.b2", NumberFieldMapper.NumberType.INTEGER);
+        assertTrue(expectThrows(IllegalArgumentException.class, () -> FingerprintField.resolve("fp", mapping(numericBlock))).getMessage()
+            .startsWith("[field] [fp.b2] must be mapped as an indexed [keyword], found [integer]"));
         assertEquals("[field] [simhash.hash] is a [long] field; it must name a [simhash] field or the object the simhash processor "
             + "writes (with [hash] and [b0]..[b3] under it); pass the object [simhash], not its hash field",
             expectThrows(IllegalArgumentException.class, () -> FingerprintField.resolve("simhash.hash", mapping(objectForm("simhash"))))
