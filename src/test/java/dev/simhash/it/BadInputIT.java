@@ -3,7 +3,7 @@ package dev.simhash.it;
 import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FingerprintOptions;
 import dev.simhash.core.TextFingerprinter;
-import dev.simhash.ingest.SimHashProcessor;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
@@ -52,8 +52,8 @@ class BadInputIT {
     @BeforeAll
     void setUp() {
         rest.delete("/bad-*");
-        rest.ok("PUT", "/bad-idx", QueryIT.mapping(2));
-        rest.ok("PUT", "/bad-idx/_doc/with-fp", toJson(Map.of("body", "x", "simhash", SimHashProcessor.storedForm(42L))));
+        rest.ok("PUT", "/bad-idx", Fixtures.objectFormIndex(2));
+        rest.ok("PUT", "/bad-idx/_doc/with-fp", toJson(Map.of("body", "x", "simhash", Fixtures.storedForm(42L))));
         rest.ok("PUT", "/bad-idx/_doc/no-fp?refresh=true", toJson(Map.of("body", "no fingerprint")));
         rest.ok("PUT", "/_ingest/pipeline/bad-fp", toJson(Map.of("processors", List.of(Map.of("simhash", Map.of("field", "body"))))));
     }
@@ -271,7 +271,7 @@ class BadInputIT {
         Rest.Answer bigQuery = rest.post("/bad-idx/_search", toJson(Map.of("query", Map.of("simhash",
             Map.of("field", "simhash", "text", texts.get(texts.size() - 1), "max_distance", 0)))));
         assertEquals(200, bigQuery.status(), abbreviate(bigQuery.body()));
-        assertTrue(QueryIT.ids(bigQuery).contains("ok" + (texts.size() - 1)));
+        assertTrue(Fixtures.ids(bigQuery).contains("ok" + (texts.size() - 1)));
     }
 
     @Test

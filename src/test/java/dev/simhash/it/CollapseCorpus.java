@@ -1,7 +1,7 @@
 package dev.simhash.it;
 
 import dev.simhash.core.SimHash;
-import dev.simhash.ingest.SimHashProcessor;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.Rest;
 
 import java.util.ArrayDeque;
@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 
+import static dev.simhash.it.support.Fixtures.flip;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -70,18 +71,10 @@ final class CollapseCorpus {
         return c;
     }
 
-    static long flip(Random r, long h, int bits) {
-        long mask = 0;
-        while (Long.bitCount(mask) < bits) {
-            mask |= 1L << r.nextInt(64);
-        }
-        return h ^ mask;
-    }
-
     static String mapping(int shards) {
         return "{\"settings\": {\"number_of_shards\": " + shards + ", \"number_of_replicas\": 0}, \"mappings\": {\"properties\": "
             + "{\"rank\": {\"type\": \"integer\"}, \"tag\": {\"type\": \"keyword\"}, \"dup_group\": {\"type\": \"keyword\"}, "
-            + "\"body\": {\"type\": \"text\"}, \"simhash\": " + IndexTimeIT.FP_MAPPING + "}}}";
+            + "\"body\": {\"type\": \"text\"}, \"simhash\": " + Fixtures.FP_MAPPING + "}}}";
     }
 
     /** Creates {@code index} and bulk-loads the documents; {@code routing} picks a routing per document (null: none). */
@@ -100,7 +93,7 @@ final class CollapseCorpus {
             source.put("rank", d.rank());
             source.put("tag", d.tag());
             if (d.hash() != null) {
-                source.put("simhash", SimHashProcessor.storedForm(d.hash()));
+                source.put("simhash", Fixtures.storedForm(d.hash()));
             }
             ndjson.append(toJson(Map.of("index", action))).append('\n').append(toJson(source)).append('\n');
             if (++pending == 5000) {

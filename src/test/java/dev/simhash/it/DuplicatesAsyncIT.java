@@ -1,6 +1,6 @@
 package dev.simhash.it;
 
-import dev.simhash.ingest.SimHashProcessor;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
@@ -52,7 +52,7 @@ class DuplicatesAsyncIT {
         long shared = r.nextLong() & ~0xFFFFL;
         StringBuilder ndjson = new StringBuilder();
         for (int i = 0; i < 50_000; i++) {
-            ndjson.append("{\"index\":{}}\n").append(toJson(Map.of("simhash", SimHashProcessor.storedForm(shared | r.nextInt(1 << 16)))))
+            ndjson.append("{\"index\":{}}\n").append(toJson(Map.of("simhash", Fixtures.storedForm(shared | r.nextInt(1 << 16)))))
                 .append('\n');
             if (i % 10_000 == 9_999) {
                 assertEquals(200, rest.bulk("/" + SLOW + "/_bulk", ndjson.toString()).status());

@@ -1,8 +1,8 @@
 package dev.simhash.it;
 
 import dev.simhash.core.SimHash;
-import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.it.CollapseCorpus.Doc;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
@@ -271,7 +271,7 @@ class DuplicatesIT {
     @Test
     void invalidParametersAnswer400NamingThem() {
         rest.ok("PUT", "/collapse-dup-text", "{\"mappings\": {\"properties\": {\"dup_text\": {\"type\": \"text\"}, \"simhash\": "
-            + IndexTimeIT.FP_MAPPING + "}}}");
+            + Fixtures.FP_MAPPING + "}}}");
         Map<String, String> cases = new LinkedHashMap<>();
         cases.put("{}", "[field] is required");
         cases.put("{\"field\": \"\"}", "[field] is required");
@@ -327,7 +327,7 @@ class DuplicatesIT {
         long shared = r.nextLong() & ~0xFFFFL;
         StringBuilder ndjson = new StringBuilder();
         for (int i = 0; i < 60_000; i++) {
-            ndjson.append("{\"index\":{}}\n").append(toJson(Map.of("simhash", SimHashProcessor.storedForm(shared | r.nextInt(1 << 16)))))
+            ndjson.append("{\"index\":{}}\n").append(toJson(Map.of("simhash", Fixtures.storedForm(shared | r.nextInt(1 << 16)))))
                 .append('\n');
             if (i % 10_000 == 9_999) {
                 assertEquals(200, rest.bulk("/" + index + "/_bulk", ndjson.toString()).status());

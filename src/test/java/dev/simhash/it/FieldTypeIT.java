@@ -2,6 +2,7 @@ package dev.simhash.it;
 
 import dev.simhash.core.SimHash;
 import dev.simhash.demo.DemoCorpus;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
@@ -64,8 +65,8 @@ class FieldTypeIT {
         rest.ok("PUT", "/" + OBJECT, """
             {"settings": {"number_of_shards": 2, "number_of_replicas": 0, "default_pipeline": "%s"},
              "mappings": {"properties": {"rank": {"type": "integer"}, "title": {"type": "text"}, "body": {"type": "text"},
-               "combined": {"type": "text"}, "dup_group": {"type": "keyword"}, "simhash": %s, "simhash_all": %s}}}""".formatted(PIPELINE, IndexTimeIT.FP_MAPPING,
-            IndexTimeIT.FP_MAPPING));
+               "combined": {"type": "text"}, "dup_group": {"type": "keyword"}, "simhash": %s, "simhash_all": %s}}}""".formatted(PIPELINE, Fixtures.FP_MAPPING,
+            Fixtures.FP_MAPPING));
         // the one-line mappings this issue is about
         rest.ok("PUT", "/" + TYPED, """
             {"settings": {"number_of_shards": 3, "number_of_replicas": 0},
@@ -464,7 +465,7 @@ class FieldTypeIT {
                    "tokenizer": "simhash_smartcn"}}}},
                  "mappings": {"properties": {"body": {"type": "text", "fields": {
                    "simple": {"type": "simhash", "analyzer": "keyword"}, "custom": {"type": "simhash", "analyzer": "my_text"}}},
-                   "simhash": %s}}}""".formatted(IndexTimeIT.FP_MAPPING));
+                   "simhash": %s}}}""".formatted(Fixtures.FP_MAPPING));
             String text = "The Quick Brown Fox jumps over the LAZY dog, twice: fox-trot";
             rest.ok("PUT", "/ft-analyzers/_doc/1?refresh=true", toJson(Map.of("body", text)));
             Map<String, Object> values = docValues("ft-analyzers", "body.simple", "simhash.hash", "body.custom").get("1");

@@ -6,6 +6,7 @@ import dev.simhash.core.FingerprintOptions;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.it.support.EsCluster;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.RealNodes;
 import dev.simhash.it.support.Rest;
@@ -45,7 +46,7 @@ class HammingScriptIT {
     static final String PIPELINE = "script-fp";
 
     /** The query fingerprint: the one of {@link IndexTimeIT#EN}, so the texts indexed through the pipeline are near it. */
-    static final long QUERY = core(IndexTimeIT.EN);
+    static final long QUERY = core(Fixtures.EN);
 
     private final Rest rest;
     /** Expected distance to {@link #QUERY} per document id (64 for documents without a fingerprint). */
@@ -71,16 +72,6 @@ class HammingScriptIT {
         return new TextFingerprinter(FeatureAnalyzer.DEFAULT, FingerprintOptions.DEFAULTS).fingerprint(text).getAsLong();
     }
 
-    /** The stored form the processor writes: the hash as a long and the four block terms. */
-    private static Map<String, Object> storedForm(long fp) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("hash", fp);
-        for (int j = 0; j < SimHash.BLOCKS; j++) {
-            m.put("b" + j, SimHash.blockTerm(SimHash.block(fp, j)));
-        }
-        return m;
-    }
-
     /**
      * Builds the test index: planted fingerprints at chosen distances from {@link #QUERY}, random
      * ones, a multi-valued one, documents without a fingerprint and real texts through the pipeline.
@@ -92,7 +83,7 @@ class HammingScriptIT {
             {"settings": {"number_of_shards": 2, "number_of_replicas": 0},
              "mappings": {"properties": {"body": {"type": "text"}, "simhash": %s,
                "kw": {"properties": {"hash": {"type": "keyword"}}},
-               "nodv": {"properties": {"hash": {"type": "long", "doc_values": false}}}}}}""".formatted(IndexTimeIT.FP_MAPPING));
+               "nodv": {"properties": {"hash": {"type": "long", "doc_values": false}}}}}}""".formatted(Fixtures.FP_MAPPING));
 
         Random r = new Random(2024);
         StringBuilder bulk = new StringBuilder();
@@ -106,11 +97,11 @@ class HammingScriptIT {
             for (int b : bits) {
                 fp ^= 1L << b;
             }
-            addDirect(bulk, "d" + d, Map.of("simhash", storedForm(fp)), d);
+            addDirect(bulk, "d" + d, Map.of("simhash", Fixtures.storedForm(fp)), d);
         }
         for (int i = 0; i < 20; i++) {
             long fp = r.nextLong();
-            addDirect(bulk, "random" + i, Map.of("simhash", storedForm(fp)), SimHash.distance(fp, QUERY));
+            addDirect(bulk, "random" + i, Map.of("simhash", Fixtures.storedForm(fp)), SimHash.distance(fp, QUERY));
         }
         // several fingerprints in one document: the nearest one counts
         addDirect(bulk, "multi", Map.of("simhash", Map.of("hash", List.of(~QUERY, QUERY ^ 0b11L, QUERY ^ 0xF0L))), 2);
@@ -119,10 +110,10 @@ class HammingScriptIT {
 
         // real texts through the pipeline, fingerprinted on the node
         Map<String, String> texts = new LinkedHashMap<>();
-        texts.put("en", IndexTimeIT.EN);
-        texts.put("en-edited", IndexTimeIT.EN.replace("distributed", "scalable") + " It is fast.");
-        texts.put("zh", IndexTimeIT.ZH);
-        texts.put("mixed", IndexTimeIT.MIXED);
+        texts.put("en", Fixtures.EN);
+        texts.put("en-edited", Fixtures.EN.replace("distributed", "scalable") + " It is fast.");
+        texts.put("zh", Fixtures.ZH);
+        texts.put("mixed", Fixtures.MIXED);
         texts.put("punctuation-only", "，。！");
         StringBuilder piped = new StringBuilder();
         for (Map.Entry<String, String> t : texts.entrySet()) {
@@ -433,8 +424,8 @@ class HammingScriptIT {
             .build().start()) {
             Rest r = restricted.rest();
             r.ok("PUT", "/script-settings", "{\"settings\": {\"number_of_replicas\": 0}, \"mappings\": {\"properties\": {\"simhash\": "
-                + IndexTimeIT.FP_MAPPING + "}}}");
-            r.ok("PUT", "/script-settings/_doc/1?refresh=true", toJson(Map.of("simhash", storedForm(QUERY ^ 1))));
+                + Fixtures.FP_MAPPING + "}}}");
+            r.ok("PUT", "/script-settings/_doc/1?refresh=true", toJson(Map.of("simhash", Fixtures.storedForm(QUERY ^ 1))));
             Map<String, Object> params = Map.of("field", "simhash", "hash", SimHash.toHex(QUERY));
 
             Rest.Answer inline = r.post("/script-settings/_search", toJson(Map.of("query", Map.of("script_score",

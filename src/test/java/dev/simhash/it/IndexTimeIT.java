@@ -6,6 +6,7 @@ import dev.simhash.core.GoldenVectors;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.core.Weighting;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
@@ -19,6 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import static dev.simhash.it.support.Fixtures.EN;
+import static dev.simhash.it.support.Fixtures.MIXED;
+import static dev.simhash.it.support.Fixtures.ZH;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,15 +32,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The token filter and the ingest processor on a real node, checked against the core. */
 @ExtendWith(RealNodeExtension.class)
 class IndexTimeIT {
-
-    static final String EN = "Elasticsearch is a distributed search and analytics engine built on Apache Lucene.";
-    static final String ZH = "北京时间今天上午，国家统计局发布了最新一期的居民消费价格指数数据。";
-    static final String MIXED = "Elasticsearch 是一个分布式搜索引擎, It's fast! 2024年发布了 9.0 版本。";
-
-    /** The index mapping users declare for the processor's target object (README). */
-    static final String FP_MAPPING = """
-        {"properties": {"hash": {"type": "long"}, "b0": {"type": "keyword"}, "b1": {"type": "keyword"},
-         "b2": {"type": "keyword"}, "b3": {"type": "keyword"}}}""";
 
     private final Rest rest;
 
@@ -184,7 +179,7 @@ class IndexTimeIT {
 
     private void createIndex(String index, String pipeline) {
         rest.ok("PUT", "/" + index, "{\"settings\": {\"number_of_shards\": 2, \"number_of_replicas\": 0, \"index.default_pipeline\": \""
-            + pipeline + "\"}, \"mappings\": {\"properties\": {\"body\": {\"type\": \"text\"}, \"simhash\": " + FP_MAPPING + "}}}");
+            + pipeline + "\"}, \"mappings\": {\"properties\": {\"body\": {\"type\": \"text\"}, \"simhash\": " + Fixtures.FP_MAPPING + "}}}");
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.simhash.core.FingerprintOptions;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.it.support.EsCluster;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodes;
 import dev.simhash.it.support.Rest;
 
@@ -81,7 +82,7 @@ class NodeLossIT {
             // under load the client may time out on index creation and retry it on another node after it succeeded
             Rest.Answer created = rest.call("PUT", "/loss", "{\"settings\": {\"number_of_shards\": 3, \"number_of_replicas\": 1, \"index.default_pipeline\": "
                 + "\"loss-fp\", \"index.unassigned.node_left.delayed_timeout\": \"0s\", \"index.routing.rebalance.enable\": \"none\"}, \"mappings\": {\"properties\": {\"body\": "
-                + "{\"type\": \"text\"}, \"simhash\": " + IndexTimeIT.FP_MAPPING + "}}}");
+                + "{\"type\": \"text\"}, \"simhash\": " + Fixtures.FP_MAPPING + "}}}");
             assertTrue(created.status() == 200 || created.body().contains("resource_already_exists_exception"), created.toString());
             rest.ok("GET", "/_cluster/health/loss?wait_for_status=green&timeout=120s", null);
 
@@ -147,7 +148,7 @@ class NodeLossIT {
                             expected.add(k);
                         }
                     });
-                    assertEquals(expected, new HashSet<>(QueryIT.ids(a)), id + " r=" + r);
+                    assertEquals(expected, new HashSet<>(Fixtures.ids(a)), id + " r=" + r);
                 }
             }
         }

@@ -4,7 +4,7 @@ import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FingerprintOptions;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
-import dev.simhash.ingest.SimHashProcessor;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
+import static dev.simhash.it.support.Fixtures.flip;
+import static dev.simhash.it.support.Fixtures.ids;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -44,23 +46,10 @@ class QueryIT {
         this.rest = rest;
     }
 
-    static String mapping(int shards) {
-        return "{\"settings\": {\"number_of_shards\": " + shards + ", \"number_of_replicas\": 0}, \"mappings\": {\"properties\": "
-            + "{\"body\": {\"type\": \"text\"}, \"simhash\": " + IndexTimeIT.FP_MAPPING + "}}}";
-    }
-
-    static long flip(Random r, long h, int bits) {
-        long mask = 0;
-        while (Long.bitCount(mask) < bits) {
-            mask |= 1L << r.nextInt(64);
-        }
-        return h ^ mask;
-    }
-
     @BeforeAll
     void loadCorpus() {
         rest.delete("/query-*");
-        rest.ok("PUT", "/" + INDEX, mapping(3));
+        rest.ok("PUT", "/" + INDEX, Fixtures.objectFormIndex(3));
         Random r = new Random(20261122);
         while (corpus.size() < DOCS) {
             long base = r.nextLong();
@@ -76,7 +65,7 @@ class QueryIT {
         }
         StringBuilder ndjson = new StringBuilder();
         corpus.forEach((id, h) -> ndjson.append(toJson(Map.of("index", Map.of("_id", id)))).append('\n')
-            .append(toJson(Map.of("simhash", SimHashProcessor.storedForm(h)))).append('\n'));
+            .append(toJson(Map.of("simhash", Fixtures.storedForm(h)))).append('\n'));
         Rest.Answer bulk = rest.bulk("/" + INDEX + "/_bulk?refresh=true", ndjson.toString());
         assertEquals(Boolean.FALSE, bulk.at("errors"), bulk.body().substring(0, 500));
     }
@@ -170,7 +159,7 @@ class QueryIT {
 
     @Test
     void textAndLikeInputs() {
-        rest.ok("PUT", "/query-text", mapping(2));
+        rest.ok("PUT", "/query-text", Fixtures.objectFormIndex(2));
         rest.ok("PUT", "/_ingest/pipeline/query-fp", toJson(Map.of("processors", List.of(Map.of("simhash", Map.of("field", "body"))))));
         String a = "国家统计局今天发布了最新一期的居民消费价格指数，食品价格环比上涨。Prices rose 0.2 percent in October.";
         String b = "国家统计局今天发布了最新一期的居民消费价格指数，食品价格环比上涨。Prices rose 0.3 percent in October.";
@@ -212,13 +201,6 @@ class QueryIT {
             Map.of("simhash", Map.of("field", "simhash", "text", "，。！")))));
         assertEquals(400, noFeatures.status(), noFeatures.toString());
         assertTrue(noFeatures.body().contains("[text] has no fingerprint"), noFeatures.toString());
-    }
-
-    static List<String> ids(Rest.Answer a) {
-        List<Map<String, Object>> hits = a.at("hits.hits");
-        List<String> out = new ArrayList<>();
-        hits.forEach(h -> out.add((String) h.get("_id")));
-        return out;
     }
 
     @Test

@@ -1,8 +1,8 @@
 package dev.simhash.it;
 
 import dev.simhash.core.SimHash;
-import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.it.support.EsCluster;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodes;
 import dev.simhash.it.support.Rest;
 
@@ -43,12 +43,12 @@ class SecurityIT {
         reader = cluster.restAs("reader");
         anonymous = cluster.restAs(null);
         for (String index : List.of("sec-a", "sec-b")) {
-            admin.ok("PUT", "/" + index, QueryIT.mapping(2));
+            admin.ok("PUT", "/" + index, Fixtures.objectFormIndex(2));
         }
-        admin.ok("PUT", "/sec-a/_doc/a1?refresh=true", toJson(Map.of("body", "public", "simhash", SimHashProcessor.storedForm(SECRET ^ 0b1))));
-        admin.ok("PUT", "/sec-b/_doc/b1?refresh=true", toJson(Map.of("body", "secret", "simhash", SimHashProcessor.storedForm(SECRET))));
+        admin.ok("PUT", "/sec-a/_doc/a1?refresh=true", toJson(Map.of("body", "public", "simhash", Fixtures.storedForm(SECRET ^ 0b1))));
+        admin.ok("PUT", "/sec-b/_doc/b1?refresh=true", toJson(Map.of("body", "secret", "simhash", Fixtures.storedForm(SECRET))));
         admin.ok("PUT", "/sec-b/_doc/only-in-b?refresh=true", toJson(Map.of("body", "secret", "simhash",
-            SimHashProcessor.storedForm(SECRET ^ 0b11))));
+            Fixtures.storedForm(SECRET ^ 0b11))));
         admin.ok("PUT", "/_ingest/pipeline/sec-fp", toJson(Map.of("processors", List.of(Map.of("simhash", Map.of("field", "body"))))));
     }
 
@@ -74,7 +74,7 @@ class SecurityIT {
     void readerSeesIndexAButNothingOfIndexB() {
         Rest.Answer a = reader.post("/sec-a/_search", toJson(simhash(SimHash.toHex(SECRET))));
         assertEquals(200, a.status(), a.toString());
-        assertEquals(List.of("a1"), QueryIT.ids(a));
+        assertEquals(List.of("a1"), Fixtures.ids(a));
 
         Rest.Answer b = reader.post("/sec-b/_search", toJson(simhash(SimHash.toHex(SECRET))));
         assertEquals(403, b.status(), b.toString());
@@ -82,7 +82,7 @@ class SecurityIT {
         // a wildcard only expands to what the reader may read
         Rest.Answer all = reader.post("/sec-*/_search", toJson(simhash(SimHash.toHex(SECRET))));
         assertEquals(200, all.status(), all.toString());
-        assertEquals(List.of("a1"), QueryIT.ids(all));
+        assertEquals(List.of("a1"), Fixtures.ids(all));
     }
 
     @Test
@@ -101,7 +101,7 @@ class SecurityIT {
         // the admin may do both
         Rest.Answer adminLike = admin.post("/sec-a/_search", toJson(Map.of("query", Map.of("simhash",
             Map.of("field", "simhash", "like", Map.of("index", "sec-b", "id", "b1"), "max_distance", 3)))));
-        assertEquals(List.of("a1"), QueryIT.ids(adminLike));
+        assertEquals(List.of("a1"), Fixtures.ids(adminLike));
     }
 
     @Test

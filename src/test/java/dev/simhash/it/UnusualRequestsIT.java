@@ -1,9 +1,9 @@
 package dev.simhash.it;
 
-import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.it.CollapseCorpus.Doc;
 import dev.simhash.it.DuplicatesIT.Group;
 import dev.simhash.it.FoldIT.Folded;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
@@ -55,9 +55,9 @@ class UnusualRequestsIT {
     @BeforeAll
     void setUp() {
         rest.delete("/unusual-*");
-        rest.ok("PUT", "/" + FP_INDEX, QueryIT.mapping(1));
+        rest.ok("PUT", "/" + FP_INDEX, Fixtures.objectFormIndex(1));
         rest.ok("PUT", "/" + FP_INDEX + "/_doc/stored?refresh=true",
-            toJson(Map.of("body", "x", "simhash", SimHashProcessor.storedForm(STORED))));
+            toJson(Map.of("body", "x", "simhash", Fixtures.storedForm(STORED))));
         corpus.load(rest, SMALL_WINDOW, 2, null);
         rest.ok("PUT", "/" + SMALL_WINDOW + "/_settings", "{\"index.max_result_window\": 20}");
         corpus.load(rest, DEFAULT_WINDOW, 2, null);
@@ -109,7 +109,7 @@ class UnusualRequestsIT {
             Rest.Answer a = rest.post("/" + FP_INDEX + "/_search",
                 toJson(Map.of("query", Map.of("simhash", Map.of("field", "simhash", "hash", good, "max_distance", 0)))));
             assertEquals(200, a.status(), a.toString());
-            assertEquals(List.of("stored"), QueryIT.ids(a), good);
+            assertEquals(List.of("stored"), Fixtures.ids(a), good);
             Rest.Answer s = rest.post("/" + FP_INDEX + "/_search", toJson(scriptScore(good)));
             assertEquals(200, s.status(), s.toString());
             assertEquals(1.0, ((Number) s.at("hits.hits.0._score")).doubleValue(), 0.0, "similarity to itself");
@@ -311,13 +311,13 @@ class UnusualRequestsIT {
     @Test
     void likeWorksWithSourceDisabledAndWithAHashSentAsADecimalString() {
         String noSource = "unusual-nosource";
-        String mapping = QueryIT.mapping(2).replaceFirst("\"mappings\": \\{", "\"mappings\": {\"_source\": {\"enabled\": false}, ");
+        String mapping = Fixtures.objectFormIndex(2).replaceFirst("\"mappings\": \\{", "\"mappings\": {\"_source\": {\"enabled\": false}, ");
         rest.ok("PUT", "/" + noSource, mapping);
         long near = STORED ^ 0b10110L; // 3 bits away
         long far = STORED ^ 0xFFFF0000FFFF0000L; // 32 bits away
-        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-a", toJson(Map.of("simhash", SimHashProcessor.storedForm(STORED))));
-        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-b", toJson(Map.of("simhash", SimHashProcessor.storedForm(near))));
-        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-c", toJson(Map.of("simhash", SimHashProcessor.storedForm(far))));
+        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-a", toJson(Map.of("simhash", Fixtures.storedForm(STORED))));
+        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-b", toJson(Map.of("simhash", Fixtures.storedForm(near))));
+        rest.ok("PUT", "/" + noSource + "/_doc/nosrc-c", toJson(Map.of("simhash", Fixtures.storedForm(far))));
         // ?refresh=true on a document refreshes its own shard only: refresh both shards
         rest.ok("POST", "/" + noSource + "/_refresh", null);
         for (Object like : List.of(Map.of("index", noSource, "id", "nosrc-a"), "nosrc-a")) {
@@ -332,7 +332,7 @@ class UnusualRequestsIT {
         }
         // a hash sent as a 16-digit decimal string: the long field reads it as decimal, and so must like
         long decimal = 1234567890123456L;
-        Map<String, Object> form = new LinkedHashMap<>(SimHashProcessor.storedForm(decimal));
+        Map<String, Object> form = new LinkedHashMap<>(Fixtures.storedForm(decimal));
         form.put("hash", Long.toString(decimal));
         rest.ok("PUT", "/" + FP_INDEX + "/_doc/decimal-string?refresh=true", toJson(Map.of("body", "y", "simhash", form)));
         Rest.Answer a = rest.post("/" + FP_INDEX + "/_search", toJson(Map.of("query", Map.of("simhash",
