@@ -8,7 +8,7 @@ import org.elasticsearch.index.analysis.AbstractTokenizerFactory;
 
 /**
  * Bases of the analysis components (token filter, tokenizer, analyzer provider), all constructed from the index
- * settings, the component's name and its settings: 9.5 takes the name only.
+ * settings, the component's name and its settings: 9.x takes the name only.
  */
 public final class CompatAnalysis {
 
