@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** Builds the {@code simhash} token filter from its index settings. */
 public final class SimHashTokenFilterFactory extends CompatAnalysis.FilterFactoryBase {
@@ -23,8 +25,7 @@ public final class SimHashTokenFilterFactory extends CompatAnalysis.FilterFactor
     /** The fingerprint options a filter takes: its tokens come from the chain, so it has no analyzer. */
     static final List<String> SPEC_OPTIONS = List.of(FingerprintSpec.VERSION, FingerprintSpec.SHINGLE_SIZE, FingerprintSpec.WEIGHTING,
         FingerprintSpec.MIN_FEATURES);
-    static final Set<String> SETTINGS = Set.of(OUTPUT, FingerprintSpec.VERSION, FingerprintSpec.SHINGLE_SIZE, FingerprintSpec.WEIGHTING,
-        FingerprintSpec.MIN_FEATURES);
+    static final Set<String> SETTINGS = Stream.concat(Stream.of(OUTPUT), SPEC_OPTIONS.stream()).collect(Collectors.toUnmodifiableSet());
 
     private final FingerprintOptions options;
     private final SimHashTokenFilter.Output output;

@@ -48,7 +48,7 @@ public final class FingerprintSpec {
                     return v;
                 }
             }
-            throw new IllegalArgumentException("[" + VERSION + "] unknown version [" + SimHash.abbreviate(value)
+            throw invalid(VERSION, "unknown version [" + SimHash.abbreviate(value)
                 + "], expected one of [v1]");
         }
     }
@@ -57,6 +57,33 @@ public final class FingerprintSpec {
     public static final String DEFAULT_ANALYZER = FeatureAnalyzer.DEFAULT.optionName();
     public static final FingerprintSpec DEFAULTS = new FingerprintSpec(DEFAULT_VERSION, DEFAULT_ANALYZER, FingerprintOptions.DEFAULTS);
 
+    /**
+     * An invalid fingerprint option: the message is {@code [option] reason}, and callers that report options their
+     * own way (the ingest processor's configuration errors) read the option and the reason separately.
+     */
+    public static final class InvalidOptionException extends IllegalArgumentException {
+        private final String option;
+        private final String reason;
+
+        InvalidOptionException(String option, String reason) {
+            super("[" + option + "] " + reason);
+            this.option = option;
+            this.reason = reason;
+        }
+
+        public String option() {
+            return option;
+        }
+
+        public String reason() {
+            return reason;
+        }
+    }
+
+    private static InvalidOptionException invalid(String option, String reason) {
+        return new InvalidOptionException(option, reason);
+    }
+
     private final Version version;
     private final String analyzer;
     private final FingerprintOptions options;
@@ -64,7 +91,7 @@ public final class FingerprintSpec {
     public FingerprintSpec(Version version, String analyzer, FingerprintOptions options) {
         this.version = Objects.requireNonNull(version, "[version] must not be null");
         if (analyzer == null || analyzer.isBlank()) {
-            throw new IllegalArgumentException("[" + ANALYZER + "] must be a non-empty analyzer name");
+            throw invalid(ANALYZER, "must be a non-empty analyzer name");
         }
         this.analyzer = analyzer;
         this.options = Objects.requireNonNull(options);
@@ -94,7 +121,7 @@ public final class FingerprintSpec {
     public static FingerprintSpec parse(Map<String, ?> raw, Collection<String> allowed) {
         for (String key : raw.keySet()) {
             if (!allowed.contains(key)) {
-                throw new IllegalArgumentException("[" + SimHash.abbreviate(key) + "] is not a fingerprint option, expected one of "
+                throw invalid(SimHash.abbreviate(key), "is not a fingerprint option, expected one of "
                     + allowed);
             }
         }
@@ -126,14 +153,14 @@ public final class FingerprintSpec {
             case ANALYZER: {
                 String name = string(option, raw);
                 if (name.isBlank()) {
-                    throw new IllegalArgumentException("[" + ANALYZER + "] must be a non-empty analyzer name");
+                    throw invalid(ANALYZER, "must be a non-empty analyzer name");
                 }
                 return name;
             }
             case SHINGLE_SIZE: {
                 int v = integer(option, raw);
                 if (v < 1 || v > FingerprintOptions.MAX_SHINGLE_SIZE) {
-                    throw new IllegalArgumentException("[" + SHINGLE_SIZE + "] must be between 1 and " + FingerprintOptions.MAX_SHINGLE_SIZE
+                    throw invalid(SHINGLE_SIZE, "must be between 1 and " + FingerprintOptions.MAX_SHINGLE_SIZE
                         + ", got [" + v + "]");
                 }
                 return v;
@@ -142,17 +169,17 @@ public final class FingerprintSpec {
                 try {
                     return Weighting.fromOption(string(option, raw));
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("[" + WEIGHTING + "] " + e.getMessage());
+                    throw invalid(WEIGHTING, e.getMessage());
                 }
             case MIN_FEATURES: {
                 int v = integer(option, raw);
                 if (v < 1) {
-                    throw new IllegalArgumentException("[" + MIN_FEATURES + "] must be at least 1, got [" + v + "]");
+                    throw invalid(MIN_FEATURES, "must be at least 1, got [" + v + "]");
                 }
                 return v;
             }
             default:
-                throw new IllegalArgumentException("[" + SimHash.abbreviate(option) + "] is not a fingerprint option, expected one of "
+                throw invalid(SimHash.abbreviate(option), "is not a fingerprint option, expected one of "
                     + OPTIONS);
         }
     }
@@ -172,7 +199,7 @@ public final class FingerprintSpec {
         if (raw instanceof String s) {
             return s;
         }
-        throw new IllegalArgumentException("[" + option + "] must be a string, got [" + SimHash.abbreviate(String.valueOf(raw)) + "]");
+        throw invalid(option, "must be a string, got [" + SimHash.abbreviate(String.valueOf(raw)) + "]");
     }
 
     private static int integer(String option, Object raw) {
@@ -192,7 +219,7 @@ public final class FingerprintSpec {
                 }
             }
         }
-        throw new IllegalArgumentException("[" + option + "] must be an integer, got [" + SimHash.abbreviate(String.valueOf(raw)) + "]");
+        throw invalid(option, "must be an integer, got [" + SimHash.abbreviate(String.valueOf(raw)) + "]");
     }
 
     /** The value of an option in this spec, in the form users write it. */
@@ -203,7 +230,7 @@ public final class FingerprintSpec {
             case SHINGLE_SIZE -> options.shingleSize();
             case WEIGHTING -> options.weighting().optionName();
             case MIN_FEATURES -> options.minFeatures();
-            default -> throw new IllegalArgumentException("[" + option + "] is not a fingerprint option");
+            default -> throw invalid(option, "is not a fingerprint option");
         };
     }
 
@@ -231,14 +258,13 @@ public final class FingerprintSpec {
      * {@link #resolveAnalyzer(Function)}, saying in the error where {@code others} looked, e.g. {@code the node}.
      */
     public Analyzer resolveAnalyzer(Function<String, Analyzer> others, String where) {
-        for (FeatureAnalyzer a : FeatureAnalyzer.values()) {
-            if (a.optionName().equals(analyzer)) {
-                return a.analyzer();
-            }
+        FeatureAnalyzer builtIn = builtInAnalyzer();
+        if (builtIn != null) {
+            return builtIn.analyzer();
         }
         Analyzer a = others == null ? null : others.apply(analyzer);
         if (a == null) {
-            throw new IllegalArgumentException("[" + ANALYZER + "] unknown analyzer [" + SimHash.abbreviate(analyzer)
+            throw invalid(ANALYZER, "unknown analyzer [" + SimHash.abbreviate(analyzer)
                 + "]: use one of [default, standard, whitespace] or the name of an analyzer of " + where);
         }
         return a;
@@ -246,12 +272,16 @@ public final class FingerprintSpec {
 
     /** Whether the analyzer is one of the built-in feature analyzers (needs no index or node to resolve). */
     public boolean hasBuiltInAnalyzer() {
+        return builtInAnalyzer() != null;
+    }
+
+    private FeatureAnalyzer builtInAnalyzer() {
         for (FeatureAnalyzer a : FeatureAnalyzer.values()) {
             if (a.optionName().equals(analyzer)) {
-                return true;
+                return a;
             }
         }
-        return false;
+        return null;
     }
 
     /** A fingerprinter for this spec, its analyzer resolved by {@link #resolveAnalyzer}. */

@@ -169,10 +169,11 @@ public final class SimHashProcessor extends AbstractProcessor {
                 TextFingerprinter fingerprinter = spec.fingerprinter(this::globalAnalyzer, "the node (an ingest processor cannot use an "
                     + "index's own analyzers; a simhash field can)");
                 return new SimHashProcessor(tag, description, field, targetField, ignoreMissing, fingerprinter);
+            } catch (FingerprintSpec.InvalidOptionException e) {
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, e.option(), e.reason());
             } catch (IllegalArgumentException e) {
-                String option = optionOf(e.getMessage());
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, option,
-                    e.getMessage().startsWith("[" + option + "] ") ? e.getMessage().substring(option.length() + 3) : e.getMessage());
+                // the node's analysis registry refused the analyzer name
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, FingerprintSpec.ANALYZER, e.getMessage());
             }
         }
 
@@ -185,15 +186,6 @@ public final class SimHashProcessor extends AbstractProcessor {
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        }
-
-        private static String optionOf(String message) {
-            for (String option : FingerprintSpec.OPTIONS) {
-                if (message != null && message.startsWith("[" + option + "]")) {
-                    return option;
-                }
-            }
-            return FingerprintSpec.ANALYZER;
         }
     }
 }

@@ -430,13 +430,33 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return new Like(index, id, routing);
     }
 
+    /** This query with every parameter, waiting for {@code likeSupplier} (null: none). */
+    private SimHashQueryBuilder copy(Supplier<LikedDocument> supplier) {
+        SimHashQueryBuilder c = new SimHashQueryBuilder(field, supplier);
+        c.hash = hash;
+        c.text = text;
+        c.textOptions = textOptions;
+        c.like = like;
+        c.include = include;
+        c.maxDistance = maxDistance;
+        c.k = k;
+        c.filter = filter;
+        c.excludeIndex = excludeIndex;
+        c.excludeId = excludeId;
+        return c.boost(boost()).queryName(queryName());
+    }
+
+    /** The query for the fetched liked document: its hash, leaving the document out unless {@code include}. */
     private SimHashQueryBuilder withLiked(LikedDocument liked) {
-        SimHashQueryBuilder b = new SimHashQueryBuilder(field).hash(liked.hash()).maxDistance(maxDistance).k(k).filter(filter);
+        SimHashQueryBuilder b = copy(null);
+        b.hash = liked.hash();
+        b.like = null;
+        b.include = false;
         if (!include) {
             b.excludeIndex = liked.index();
             b.excludeId = like.id();
         }
-        return b.boost(boost()).queryName(queryName());
+        return b;
     }
 
     @Override
@@ -452,23 +472,12 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
                 fetched.set(liked);
                 return null;
             })));
-            SimHashQueryBuilder pending = new SimHashQueryBuilder(field, fetched::get);
-            pending.like = like;
-            pending.include = include;
-            return pending.maxDistance(maxDistance).k(k).filter(filter).boost(boost()).queryName(queryName());
+            return copy(fetched::get);
         }
         if (filter != null) {
             QueryBuilder rewritten = filter.rewrite(context);
             if (rewritten != filter) {
-                SimHashQueryBuilder copy = new SimHashQueryBuilder(field, likeSupplier);
-                copy.hash = hash;
-                copy.text = text;
-                copy.textOptions = textOptions;
-                copy.like = like;
-                copy.include = include;
-                copy.excludeIndex = excludeIndex;
-                copy.excludeId = excludeId;
-                return copy.maxDistance(maxDistance).k(k).filter(rewritten).boost(boost()).queryName(queryName());
+                return copy(likeSupplier).filter(rewritten);
             }
         }
         return super.doRewrite(context);
