@@ -13,16 +13,18 @@ import org.elasticsearch.index.query.AbstractQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilder;
 import org.elasticsearch.tasks.Task;
 import org.elasticsearch.tasks.TaskId;
+import org.elasticsearch.xcontent.ObjectParser;
+import org.elasticsearch.xcontent.ParseField;
 import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 import static org.elasticsearch.action.ValidateActions.addValidationError;
+import static org.elasticsearch.xcontent.ObjectParser.ValueType.VALUE_OBJECT_ARRAY;
 
 /**
  * The near-duplicate report request: which indices, the fingerprint object, the radius, an optional
@@ -42,9 +44,6 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     public static final int MAX_SIZE = 1000;
     public static final int DEFAULT_MAX_MEMBERS = 100;
     public static final int MAX_MAX_MEMBERS = 10_000;
-
-    static final List<String> PARAMETERS = List.of("field", "max_distance", "query", "from", "size", "max_members", "write_group_id",
-        "read");
 
     /** How fingerprints are read: sliced point-in-time searches in parallel (the default) or page by page (0.1's way). */
     public enum ReadMode {
@@ -107,75 +106,78 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     }
 
     /**
+     * The body's fields as sent, before validation: {@link ObjectParser} checks the syntax and the value types (wrapping
+     * errors with their location), then the setters check the values, so a value error is the setter's own message.
+     */
+    private static final class Body {
+        String field;
+        Long maxDistance;
+        QueryBuilder query;
+        Long from;
+        Long size;
+        Long maxMembers;
+        String writeGroupId;
+        String read;
+    }
+
+    private static final ObjectParser<Body, Void> PARSER = new ObjectParser<>("_simhash/duplicates", Body::new);
+
+    static {
+        PARSER.declareField((b, v) -> b.field = v, (p, c) -> Params.string(p, "field"), new ParseField("field"), VALUE_OBJECT_ARRAY);
+        PARSER.declareField((b, v) -> b.maxDistance = v, (p, c) -> Params.integer(p, "max_distance"), new ParseField("max_distance"),
+            VALUE_OBJECT_ARRAY);
+        PARSER.declareField((b, v) -> b.query = v, (p, c) -> {
+            if (p.currentToken() != XContentParser.Token.START_OBJECT) {
+                throw new IllegalArgumentException("[query] must be a query object, got [" + p.currentToken() + "]");
+            }
+            return AbstractQueryBuilder.parseTopLevelQuery(p);
+        }, new ParseField("query"), VALUE_OBJECT_ARRAY);
+        PARSER.declareField((b, v) -> b.from = v, (p, c) -> Params.integer(p, "from"), new ParseField("from"), VALUE_OBJECT_ARRAY);
+        PARSER.declareField((b, v) -> b.size = v, (p, c) -> Params.integer(p, "size"), new ParseField("size"), VALUE_OBJECT_ARRAY);
+        PARSER.declareField((b, v) -> b.maxMembers = v, (p, c) -> Params.integer(p, "max_members"), new ParseField("max_members"),
+            VALUE_OBJECT_ARRAY);
+        PARSER.declareField((b, v) -> b.writeGroupId = v, (p, c) -> Params.string(p, "write_group_id"), new ParseField("write_group_id"),
+            VALUE_OBJECT_ARRAY);
+        PARSER.declareField((b, v) -> b.read = v, (p, c) -> Params.string(p, "read"), new ParseField("read"), VALUE_OBJECT_ARRAY);
+    }
+
+    /**
      * Reads the JSON body: {@code field} (required), {@code max_distance}, {@code query}, {@code from}, {@code size},
-     * {@code max_members}, {@code write_group_id}.
+     * {@code max_members}, {@code write_group_id}, {@code read}.
      *
-     * @throws IllegalArgumentException naming the offending parameter
+     * @param parser the body, or null when the request has none
+     * @throws org.elasticsearch.xcontent.XContentParseException for malformed JSON, an unknown field or a value of the wrong
+     *         type, with its location (the cause names the parameter)
+     * @throws IllegalArgumentException naming the offending parameter, for an invalid value
      */
     public static DuplicatesRequest parse(XContentParser parser, String... indices) throws IOException {
-        DuplicatesRequest request = new DuplicatesRequest(indices);
         if (parser == null) {
             throw new IllegalArgumentException("[field] is required: send a body such as {\"field\": \"simhash\"}");
         }
-        XContentParser.Token token = parser.currentToken() == null ? parser.nextToken() : parser.currentToken();
-        if (token != XContentParser.Token.START_OBJECT) {
-            throw new IllegalArgumentException("the request body must be a JSON object, got [" + token + "]");
-        }
-        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
-            if (token != XContentParser.Token.FIELD_NAME) {
-                throw new IllegalArgumentException("unexpected token [" + token + "] in the request body");
-            }
-            String name = parser.currentName();
-            token = parser.nextToken();
-            switch (name) {
-                case "field" -> request.field(text(parser, name));
-                case "max_distance" -> request.maxDistance(integer(parser, name));
-                case "query" -> {
-                    if (token != XContentParser.Token.START_OBJECT) {
-                        throw new IllegalArgumentException("[query] must be a query object, got [" + token + "]");
-                    }
-                    request.query(AbstractQueryBuilder.parseTopLevelQuery(parser));
-                }
-                case "from" -> request.from(integer(parser, name));
-                case "size" -> request.size(integer(parser, name));
-                case "max_members" -> request.maxMembers(integer(parser, name));
-                case "write_group_id" -> request.writeGroupId(text(parser, name));
-                case "read" -> request.readMode(ReadMode.parse(text(parser, name)));
-                default -> throw new IllegalArgumentException(String.format(Locale.ROOT,
-                    "[%s] is not a parameter of [_simhash/duplicates], expected one of %s", SimHash.abbreviate(name), PARAMETERS));
-            }
-        }
-        if (request.field == null) {
+        Params.startObject(parser);
+        Body body = PARSER.parse(parser, null);
+        if (body.field == null) {
             throw new IllegalArgumentException("[field] is required: the fingerprint object to group by, e.g. [simhash]");
         }
-        // checked again now that [field] is known, whatever the order of the keys
-        return request.writeGroupId(request.writeGroupId);
-    }
-
-    private static String text(XContentParser parser, String name) throws IOException {
-        if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
-            throw new IllegalArgumentException("[" + name + "] must be a string, got [" + parser.currentToken() + "]");
+        DuplicatesRequest request = new DuplicatesRequest(indices).field(body.field);
+        if (body.maxDistance != null) {
+            request.maxDistance(body.maxDistance);
         }
-        return parser.text();
-    }
-
-    private static long integer(XContentParser parser, String name) throws IOException {
-        XContentParser.Token token = parser.currentToken();
-        if (token == XContentParser.Token.VALUE_NUMBER) {
-            XContentParser.NumberType type = parser.numberType();
-            if (type == XContentParser.NumberType.INT || type == XContentParser.NumberType.LONG) {
-                return parser.longValue();
-            }
-            throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + parser.text() + "]");
+        request.query(body.query);
+        if (body.from != null) {
+            request.from(body.from);
         }
-        if (token == XContentParser.Token.VALUE_STRING) {
-            try {
-                return Long.parseLong(parser.text().trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + SimHash.abbreviate(parser.text()) + "]");
-            }
+        if (body.size != null) {
+            request.size(body.size);
         }
-        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + token + "]");
+        if (body.maxMembers != null) {
+            request.maxMembers(body.maxMembers);
+        }
+        if (body.read != null) {
+            request.readMode(ReadMode.parse(body.read));
+        }
+        // after [field], whatever the order of the keys: it must not lie inside the fingerprint object
+        return request.writeGroupId(body.writeGroupId);
     }
 
     public DuplicatesRequest field(String field) {

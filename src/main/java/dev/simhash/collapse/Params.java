@@ -2,6 +2,10 @@ package dev.simhash.collapse;
 
 import dev.simhash.core.SimHash;
 
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.xcontent.XContentParser;
+
+import java.io.IOException;
 import java.util.Locale;
 
 /** Validation of the fold and report parameters, with errors that name the parameter in brackets. */
@@ -38,5 +42,47 @@ final class Params {
             throw new IllegalArgumentException("[" + name + "] is required: " + what);
         }
         return value;
+    }
+
+    /**
+     * Moves to the start of a request body, which must be a JSON object: anything else is a {@link ParsingException} with
+     * its location.
+     */
+    static void startObject(XContentParser parser) throws IOException {
+        XContentParser.Token token = parser.currentToken() == null ? parser.nextToken() : parser.currentToken();
+        if (token != XContentParser.Token.START_OBJECT) {
+            throw new ParsingException(parser.getTokenLocation(), "the request body must be a JSON object, got [" + token + "]");
+        }
+    }
+
+    /** A body value that must be a JSON string. */
+    static String string(XContentParser parser, String name) throws IOException {
+        if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
+            throw new IllegalArgumentException("[" + name + "] must be a string, got [" + parser.currentToken() + "]");
+        }
+        return parser.text();
+    }
+
+    /**
+     * A body value that must be an integer: a JSON integer or a string holding one (as Elasticsearch accepts numbers);
+     * fractions, booleans, arrays and objects are refused (never truncated).
+     */
+    static long integer(XContentParser parser, String name) throws IOException {
+        XContentParser.Token token = parser.currentToken();
+        if (token == XContentParser.Token.VALUE_NUMBER) {
+            XContentParser.NumberType type = parser.numberType();
+            if (type == XContentParser.NumberType.INT || type == XContentParser.NumberType.LONG) {
+                return parser.longValue();
+            }
+            throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + parser.text() + "]");
+        }
+        if (token == XContentParser.Token.VALUE_STRING) {
+            try {
+                return Long.parseLong(parser.text().trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + SimHash.abbreviate(parser.text()) + "]");
+            }
+        }
+        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + token + "]");
     }
 }

@@ -1,5 +1,6 @@
 package dev.simhash.collapse;
 
+import org.elasticsearch.common.ParsingException;
 import org.elasticsearch.common.Strings;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.common.settings.Settings;
@@ -10,6 +11,7 @@ import org.elasticsearch.tasks.CancellableTask;
 import org.elasticsearch.tasks.TaskId;
 import org.elasticsearch.test.ESTestCase;
 import org.elasticsearch.xcontent.NamedXContentRegistry;
+import org.elasticsearch.xcontent.XContentParseException;
 import org.elasticsearch.xcontent.XContentParser;
 import org.elasticsearch.xcontent.XContentParserConfiguration;
 import org.elasticsearch.xcontent.json.JsonXContent;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
 
 /** The report's request parsing and the wire format of request and response (used when a node forwards them). */
 public class DuplicatesWireTests extends ESTestCase {
@@ -53,19 +56,54 @@ public class DuplicatesWireTests extends ESTestCase {
         assertNull(defaults.query());
     }
 
-    public void testRejectsInvalidParametersNamingThem() {
+    public void testRejectsInvalidValuesNamingThem() {
         Map<String, String> cases = Map.of(
             "{}", "[field] is required",
+            "{\"field\": \"\"}", "[field] is required",
             "{\"field\": \"fp\", \"max_distance\": 99999999999}", "[max_distance] must be between 0 and 11, got [99999999999]",
-            "{\"field\": \"fp\", \"size\": true}", "[size] must be an integer, got [VALUE_BOOLEAN]",
-            "{\"field\": \"fp\", \"max_members\": [1]}", "[max_members] must be an integer, got [START_ARRAY]",
-            "{\"field\": \"fp\", \"unknown\": 1}", "[unknown] is not a parameter of [_simhash/duplicates]",
+            "{\"field\": \"fp\", \"size\": \"1001\"}", "[size] must be between 0 and 1000, got [1001]",
             "{\"write_group_id\": \"fp.g\", \"field\": \"fp\"}", "[write_group_id] must not be inside the fingerprint object [fp]",
             "{\"field\": \"fp\", \"read\": \"fast\"}", "[read] must be one of [sliced, sequential], got [fast]");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse(c.getKey()));
             assertThat(c.getKey(), e.getMessage(), containsString(c.getValue()));
         }
+    }
+
+    /** Wrong types are parse errors with the location of the value, caused by a message naming the parameter. */
+    public void testRejectsWrongTypesWithLocation() {
+        Map<String, String> cases = Map.of(
+            "{\"field\": \"fp\", \"size\": true}", "[size] must be an integer, got [VALUE_BOOLEAN]",
+            "{\"field\": \"fp\", \"max_members\": [1]}", "[max_members] must be an integer, got [START_ARRAY]",
+            "{\"field\": \"fp\", \"max_distance\": 2.5}", "[max_distance] must be an integer, got [2.5]",
+            "{\"field\": \"fp\", \"max_distance\": \"x\"}", "[max_distance] must be an integer, got [x]",
+            "{\"field\": 7}", "[field] must be a string, got [VALUE_NUMBER]",
+            "{\"field\": \"fp\", \"query\": 3}", "[query] must be a query object, got [VALUE_NUMBER]");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            XContentParseException e = expectThrows(XContentParseException.class, () -> parse(c.getKey()));
+            String name = c.getValue().substring(0, c.getValue().indexOf(']') + 1);
+            assertThat(c.getKey(), e.getMessage(), startsWith("[1:"));
+            assertThat(c.getKey(), e.getMessage(), containsString("[_simhash/duplicates] failed to parse field " + name));
+            assertNotNull(c.getKey(), e.getLocation());
+            assertThat(c.getKey(), e.getCause().getMessage(), containsString(c.getValue()));
+        }
+    }
+
+    public void testRejectsUnknownFieldsAndMalformedJsonWithLocation() {
+        XContentParseException unknown = expectThrows(XContentParseException.class, () -> parse("{\"field\": \"fp\",\n \"unknown\": 1}"));
+        assertThat(unknown.getMessage(), startsWith("[2:2] [_simhash/duplicates] unknown field [unknown]"));
+        XContentParseException truncated = expectThrows(XContentParseException.class, () -> parse("{\"field\": \"fp\", \"size\": "));
+        assertEquals(1, truncated.getLineNumber());
+        assertTrue(truncated.getColumnNumber() > 0);
+        XContentParseException query = expectThrows(XContentParseException.class,
+            () -> parse("{\"field\": \"fp\", \"query\": {\"nope\": {}}}"));
+        assertThat(query.getMessage(), containsString("failed to parse field [query]"));
+        assertThat(query.getCause().getMessage(), containsString("[nope]"));
+        ParsingException array = expectThrows(ParsingException.class, () -> parse("[1, 2]"));
+        assertEquals("the request body must be a JSON object, got [START_ARRAY]", array.getMessage());
+        assertEquals(1, array.getLineNumber());
+        IllegalArgumentException none = expectThrows(IllegalArgumentException.class, () -> DuplicatesRequest.parse(null, "news"));
+        assertThat(none.getMessage(), startsWith("[field] is required"));
     }
 
     public void testRequestRoundTripAndCancellableTask() throws IOException {

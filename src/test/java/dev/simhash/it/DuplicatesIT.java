@@ -283,7 +283,7 @@ class DuplicatesIT {
         cases.put("{\"field\": \"simhash\", \"size\": 1001}", "[size] must be between 0 and 1000, got [1001]");
         cases.put("{\"field\": \"simhash\", \"from\": -3}", "[from] must be between 0 and 2147483647, got [-3]");
         cases.put("{\"field\": \"simhash\", \"max_members\": 10001}", "[max_members] must be between 0 and 10000, got [10001]");
-        cases.put("{\"field\": \"simhash\", \"bogus\": 1}", "[bogus] is not a parameter of [_simhash/duplicates]");
+        cases.put("{\"field\": \"simhash\", \"bogus\": 1}", "[_simhash/duplicates] unknown field [bogus]");
         cases.put("{\"field\": \"simhash\", \"query\": 3}", "[query] must be a query object");
         cases.put("{\"field\": \"simhash\", \"query\": {\"nope\": {}}}", "[nope]");
         cases.put("{\"field\": \"simhash\", \"write_group_id\": \"_id\"}", "[write_group_id] must not name a metadata field");
