@@ -10,6 +10,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -292,6 +297,50 @@ class FoldIT {
         assertTrue(viaPit.json().get("pit_id") instanceof String, viaPit.toString());
         assertEquals(folded(fold("field=simhash&max_distance=5", sorted)), folded(viaPit));
         rest.call("DELETE", "/_pit", toJson(Map.of("id", id)));
+    }
+
+    /**
+     * The response byte for byte (with {@code took} masked), compared with answers recorded before the fold became a
+     * transport action: key order, number formats, which keys appear (hits without a fingerprint, no {@code members}
+     * by default, no {@code hits.total} without total tracking, docvalue fields kept when the body asks for them).
+     */
+    @Test
+    void responseIsExactlyAsRecorded() throws IOException {
+        Map<String, String> requests = new LinkedHashMap<>();
+        Map<String, Object> byRank = body("query", Map.of("range", Map.of("rank", Map.of("lt", 60))), "sort",
+            List.of(Map.of("rank", "asc")), "_source", List.of("rank"));
+        requests.put("members", "field=simhash&max_distance=5&members=3|" + toJson(byRank));
+        Map<String, Object> paged = new LinkedHashMap<>(byRank);
+        paged.put("from", 2);
+        paged.put("size", 3);
+        paged.put("track_total_hits", false);
+        paged.put("docvalue_fields", List.of("simhash.hash"));
+        requests.put("paged", "field=simhash&max_distance=8&window=40|" + toJson(paged));
+        requests.put("scored", "field=simhash&max_distance=4&members=2&window=30|" + toJson(body("query", Map.of("function_score",
+            Map.of("query", Map.of("term", Map.of("tag", "a")), "field_value_factor", Map.of("field", "rank"), "boost_mode", "replace")),
+            "_source", false, "size", 4)));
+        requests.put("empty", "field=simhash|" + toJson(body("query", Map.of("term", Map.of("tag", "none")))));
+        Path actualDir = Path.of("target", "fold-recorded");
+        Files.createDirectories(actualDir);
+        Map<String, String> answers = new LinkedHashMap<>();
+        for (Map.Entry<String, String> r : requests.entrySet()) {
+            String[] parts = r.getValue().split("\\|", 2);
+            Rest.Answer a = fold(parts[0], parts[1]);
+            assertEquals(200, a.status(), a.toString());
+            String actual = a.body().replaceFirst("^\\{\"took\":\\d+,", "{\"took\":0,");
+            Files.writeString(actualDir.resolve(r.getKey() + ".json"), actual);
+            answers.put(r.getKey(), actual);
+        }
+        for (Map.Entry<String, String> r : answers.entrySet()) {
+            try (InputStream expected = FoldIT.class.getResourceAsStream("fold-recorded/" + r.getKey() + ".json")) {
+                assertTrue(expected != null, "no recorded answer for " + r.getKey() + "; this run's is in " + actualDir);
+                assertEquals(new String(expected.readAllBytes(), StandardCharsets.UTF_8).strip(), r.getValue(), r.getKey());
+            }
+        }
+    }
+
+    Rest.Answer fold(String params, String body) {
+        return rest.post("/" + INDEX + "/_simhash/fold?" + params, body);
     }
 
     @Test
