@@ -6,11 +6,12 @@ import dev.simhash.analysis.SmartcnStopFilterFactory;
 import dev.simhash.analysis.SmartcnTokenizerFactory;
 import dev.simhash.collapse.DuplicatesAction;
 import dev.simhash.collapse.DuplicatesStatus;
+import dev.simhash.collapse.FoldAction;
 import dev.simhash.collapse.RestDuplicatesAction;
 import dev.simhash.collapse.RestFoldAction;
 import dev.simhash.collapse.TransportDuplicatesAction;
+import dev.simhash.collapse.TransportFoldAction;
 import dev.simhash.compat.CompatActionPlugin;
-import dev.simhash.compat.CompatIndices;
 import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.mapper.HexFormat;
 import dev.simhash.mapper.SimHashFieldMapper;
@@ -18,7 +19,6 @@ import dev.simhash.query.SimHashQueryBuilder;
 import dev.simhash.script.SimHashScriptEngine;
 
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.util.SetOnce;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.features.NodeFeature;
@@ -47,14 +47,6 @@ import java.util.function.Predicate;
 /** Entry point of the simhash plugin: wires the components into Elasticsearch and holds no logic. */
 public final class SimHashPlugin extends CompatActionPlugin implements AnalysisPlugin, IngestPlugin, MapperPlugin, SearchPlugin,
     ScriptPlugin {
-
-    // the fold reads index settings (index.max_result_window) from the cluster state when a request runs
-    private final SetOnce<CompatIndices> indices = new SetOnce<>();
-
-    @Override
-    protected void onIndices(CompatIndices indices) {
-        this.indices.set(indices);
-    }
 
     @Override
     public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
@@ -95,7 +87,8 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     @Override
     protected List<Action<?, ?>> actions() {
-        return List.of(new Action<>(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class));
+        return List.of(new Action<>(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class),
+            new Action<>(FoldAction.INSTANCE, TransportFoldAction.class));
     }
 
     @Override
@@ -108,6 +101,6 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     @Override
     protected Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature) {
-        return List.of(new RestFoldAction(clusterSupportsFeature, name -> indices.get().index(name)), new RestDuplicatesAction());
+        return List.of(new RestFoldAction(clusterSupportsFeature), new RestDuplicatesAction());
     }
 }

@@ -25,19 +25,16 @@ import java.util.function.Supplier;
 
 /**
  * Base of the plugin class for its REST handlers and components: 8.19 (as 9.2) gives REST handlers the node's services
- * as separate arguments. Subclasses give {@link #restHandlers} and receive {@link CompatIndices} once the node is built.
+ * as separate arguments. Subclasses give {@link #restHandlers} and {@link #actions}; {@link CompatIndices} is
+ * a component, injected into transport actions.
  */
 public abstract class CompatActionPlugin extends Plugin implements ActionPlugin {
 
     @Override
     public final Collection<?> createComponents(PluginServices services) {
-        CompatIndices indices = CompatIndices.of(services);
-        onIndices(indices);
-        return List.of(indices);
+        // injected into the transport actions that read index settings from the cluster state
+        return List.of(CompatIndices.of(services));
     }
-
-    /** Called once, when the node creates the plugin's components. */
-    protected abstract void onIndices(CompatIndices indices);
 
     @Override
     public final Collection<RestHandler> getRestHandlers(Settings settings, NamedWriteableRegistry namedWriteableRegistry,

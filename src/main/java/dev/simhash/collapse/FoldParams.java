@@ -1,0 +1,63 @@
+package dev.simhash.collapse;
+
+import dev.simhash.core.SimHash;
+
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.common.io.stream.Writeable;
+
+import java.io.IOException;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The fold parameters, validated: the fingerprint field, the fold radius, the window of hits folded and the members
+ * listed per representative; {@code windowGiven} tells an explicit {@code window} from the default.
+ */
+record FoldParams(String field, int maxDistance, int window, boolean windowGiven, int members) implements Writeable {
+
+    static final int DEFAULT_MAX_DISTANCE = SimHash.DEFAULT_MAX_DISTANCE;
+    static final int DEFAULT_WINDOW = 100;
+    static final int MAX_WINDOW = 10_000;
+    static final int DEFAULT_MEMBERS = 0;
+    static final int MAX_MEMBERS = 100;
+
+    /** Reads the URL parameters ({@code param} gives a parameter's value, or null when absent). */
+    static FoldParams from(Function<String, String> param) {
+        String field = Params.required("field", param.apply("field"), "the fingerprint object to fold on, e.g. [simhash]");
+        int maxDistance = Params.intParam("max_distance", param.apply("max_distance"), DEFAULT_MAX_DISTANCE, 0, SimHash.BITS);
+        String windowValue = param.apply("window");
+        int window = Params.intParam("window", windowValue, DEFAULT_WINDOW, 1, MAX_WINDOW);
+        int members = Params.intParam("members", param.apply("members"), DEFAULT_MEMBERS, 0, MAX_MEMBERS);
+        return new FoldParams(field, maxDistance, window, windowValue != null, members);
+    }
+
+    static FoldParams readFrom(StreamInput in) throws IOException {
+        return new FoldParams(in.readString(), in.readVInt(), in.readVInt(), in.readBoolean(), in.readVInt());
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        out.writeString(field);
+        out.writeVInt(maxDistance);
+        out.writeVInt(window);
+        out.writeBoolean(windowGiven);
+        out.writeVInt(members);
+    }
+
+    /**
+     * The window the inner search can serve, given the smallest {@code index.max_result_window} of its indices: the
+     * default shrinks to it; an explicit window above it is the caller's error, as {@code from + size} is in _search.
+     */
+    FoldParams fitTo(ResultWindow limit) {
+        if (window <= limit.size()) {
+            return this;
+        }
+        if (windowGiven) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "[window] must be at most [%d], the "
+                + "[index.max_result_window] of index [%s], got [%d]: the fold searches the first [window] hits; lower [window] "
+                + "or raise the index setting", limit.size(), limit.index(), window));
+        }
+        return new FoldParams(field, maxDistance, limit.size(), false, members);
+    }
+}
