@@ -42,7 +42,14 @@ public final class SimHashTokenFilterFactory extends CompatAnalysis.FilterFactor
                     raw.put(option, value);
                 }
             }
-            this.options = FingerprintSpec.parse(raw, SPEC_OPTIONS).options();
+            FingerprintSpec spec = FingerprintSpec.parse(raw, SPEC_OPTIONS);
+            if (spec.version() != FingerprintSpec.Version.V1) {
+                // the filter's features are its analysis chain's tokens; v2 fixes its own normalisation and tokens
+                throw new IllegalArgumentException("[" + FingerprintSpec.VERSION + "] [" + spec.version().optionName()
+                    + "] is not available in the token filter, which fingerprints the tokens of its analysis chain; "
+                    + spec.version().algorithm() + " defines its own tokens: use a [simhash] field or the [simhash] processor");
+            }
+            this.options = spec.options();
         } catch (IllegalArgumentException e) {
             throw s.invalid(e);
         }

@@ -7,9 +7,10 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * Steps 1 and 2 of simhash-v1: turns a document's token sequence into features (single tokens or
- * word shingles) with their term frequencies, then into a fingerprint. Every component fingerprints
- * text through this class, so they agree bit for bit. Not thread-safe; reusable after {@link #reset()}.
+ * Turns a document's token sequence into features with their term frequencies, then into a fingerprint:
+ * single tokens or word shingles (simhash-v1, steps 1 and 2), or every token and every pair of adjacent
+ * tokens (simhash-v2, step 3). Every component fingerprints text through this class, so they agree bit for
+ * bit. Not thread-safe; reusable after {@link #reset()}.
  */
 public final class FeatureBag {
 
@@ -24,6 +25,10 @@ public final class FeatureBag {
     private static final ThreadLocal<FeatureBag> THREAD_BAG = ThreadLocal.withInitial(() -> new FeatureBag(FingerprintOptions.DEFAULTS));
 
     private FingerprintOptions options;
+    /** simhash-v2's features: every token, and from the second token on the previous token, a space and the token. */
+    private boolean adjacentPairs;
+    /** The previous token (adjacent pairs only), across texts added to the same document. */
+    private String previous;
     // The distinct features in order of first occurrence (which fixes the summation order of non-integer
     // weights) with their term frequencies, and an open-addressing index over them (slot -> id + 1, 0 = empty;
     // at most half full). Reused across documents: no per-feature entry or counter objects.
@@ -43,17 +48,25 @@ public final class FeatureBag {
         this.options = options;
     }
 
+    /** A bag with simhash-v1's features ({@code adjacentPairs} false: tokens or shingles) or simhash-v2's. */
+    FeatureBag(FingerprintOptions options, boolean adjacentPairs) {
+        this.options = options;
+        this.adjacentPairs = adjacentPairs;
+    }
+
     /**
      * This thread's bag, empty, set to {@code options}; the caller must {@link #reset()} it when done (also on
      * failure) and must not hand it out: it is for a fingerprint computed and read within one call.
      */
-    static FeatureBag threadBag(FingerprintOptions options) {
+    static FeatureBag threadBag(FingerprintOptions options, boolean adjacentPairs) {
         FeatureBag bag = THREAD_BAG.get();
         if (bag.lent) {
-            return new FeatureBag(options); // a fingerprint computed while another is (e.g. from inside an analyzer)
+            // a fingerprint computed while another is (e.g. from inside an analyzer)
+            return new FeatureBag(options, adjacentPairs);
         }
         bag.reset();
         bag.options = options;
+        bag.adjacentPairs = adjacentPairs;
         bag.lent = true;
         return bag;
     }
@@ -61,6 +74,16 @@ public final class FeatureBag {
     /** Adds the next token of the document. */
     public void addToken(String token) {
         tokens++;
+        if (adjacentPairs) {
+            count(token);
+            if (previous != null) {
+                StringBuilder sb = shingle;
+                sb.setLength(0);
+                count(sb.append(previous).append(SHINGLE_SEPARATOR).append(token).toString());
+            }
+            previous = token;
+            return;
+        }
         int n = options.shingleSize();
         if (n == 1) {
             count(token);
@@ -171,6 +194,7 @@ public final class FeatureBag {
         }
         size = 0;
         window.clear();
+        previous = null;
         tokens = 0;
         lent = false;
     }

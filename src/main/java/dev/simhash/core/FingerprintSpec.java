@@ -29,8 +29,18 @@ public final class FingerprintSpec {
 
     /** The algorithm versions of the fingerprint contract; a released version never changes. */
     public enum Version {
-        /** simhash-v1, see README. */
-        V1;
+        /** simhash-v1: features from an analyzer, optional shingles and a weighting; see README. */
+        V1(SimHash.DEFAULT_MAX_DISTANCE, List.of(VERSION, ANALYZER, SHINGLE_SIZE, WEIGHTING, MIN_FEATURES)),
+        /** simhash-v2: fixed features (folded text, words and Han characters, unigrams and bigrams, 1 + ln(tf)); see README. */
+        V2(SimHashV2.DEFAULT_MAX_DISTANCE, List.of(VERSION, MIN_FEATURES));
+
+        private final int defaultMaxDistance;
+        private final List<String> options;
+
+        Version(int defaultMaxDistance, List<String> options) {
+            this.defaultMaxDistance = defaultMaxDistance;
+            this.options = options;
+        }
 
         /** The option value users write, e.g. {@code v1}. */
         public String optionName() {
@@ -42,6 +52,16 @@ public final class FingerprintSpec {
             return "simhash-" + optionName();
         }
 
+        /** The documented default radius of this version (v1: 3 bits; v2: 6 bits, chosen on natural near-duplicates). */
+        public int defaultMaxDistance() {
+            return defaultMaxDistance;
+        }
+
+        /** The options that decide a fingerprint of this version, in rendering order. */
+        public List<String> options() {
+            return options;
+        }
+
         static Version fromOption(String value) {
             for (Version v : values()) {
                 if (v.optionName().equals(value)) {
@@ -49,11 +69,17 @@ public final class FingerprintSpec {
                 }
             }
             throw invalid(VERSION, "unknown version [" + SimHash.abbreviate(value)
-                + "], expected one of [v1]");
+                + "], expected one of [v1, v2]");
         }
     }
 
+    /**
+     * The version of configurations that do not record one: processors, token filters and object-form queries without
+     * {@code version} (their stored configurations predate v2, so their fingerprints must not change meaning).
+     */
     public static final Version DEFAULT_VERSION = Version.V1;
+    /** The version of new configurations that record their version: a {@code simhash} field mapped without one. */
+    public static final Version LATEST = Version.V2;
     public static final String DEFAULT_ANALYZER = FeatureAnalyzer.DEFAULT.optionName();
     public static final FingerprintSpec DEFAULTS = new FingerprintSpec(DEFAULT_VERSION, DEFAULT_ANALYZER, FingerprintOptions.DEFAULTS);
 
@@ -80,6 +106,10 @@ public final class FingerprintSpec {
         }
     }
 
+    private static FingerprintOptions v2Options(int minFeatures) {
+        return new FingerprintOptions(FingerprintOptions.DEFAULT_SHINGLE_SIZE, Weighting.LOG_TF, minFeatures);
+    }
+
     private static InvalidOptionException invalid(String option, String reason) {
         return new InvalidOptionException(option, reason);
     }
@@ -95,6 +125,10 @@ public final class FingerprintSpec {
         }
         this.analyzer = analyzer;
         this.options = Objects.requireNonNull(options);
+        if (version == Version.V2 && !(analyzer.equals(DEFAULT_ANALYZER) && options.equals(v2Options(options.minFeatures())))) {
+            throw new IllegalArgumentException(version.algorithm() + " fixes its analysis, shingles and weighting, got [" + analyzer
+                + "], [" + options + "]");
+        }
     }
 
     public Version version() {
@@ -119,13 +153,34 @@ public final class FingerprintSpec {
      * @throws IllegalArgumentException starting with the option in brackets, e.g. {@code [shingle_size] ...}
      */
     public static FingerprintSpec parse(Map<String, ?> raw, Collection<String> allowed) {
+        return parse(raw, allowed, DEFAULT_VERSION);
+    }
+
+    /**
+     * {@link #parse(Map, Collection)} with the version taken when {@code version} is absent.
+     *
+     * @throws IllegalArgumentException for an option the version does not have (v2 fixes analyzer, shingles and weighting)
+     */
+    public static FingerprintSpec parse(Map<String, ?> raw, Collection<String> allowed, Version defaultVersion) {
         for (String key : raw.keySet()) {
             if (!allowed.contains(key)) {
                 throw invalid(SimHash.abbreviate(key), "is not a fingerprint option, expected one of "
                     + allowed);
             }
         }
-        Version version = raw.get(VERSION) == null ? DEFAULT_VERSION : (Version) parseValue(VERSION, raw.get(VERSION));
+        Version version = raw.get(VERSION) == null ? defaultVersion : (Version) parseValue(VERSION, raw.get(VERSION));
+        for (String option : OPTIONS) {
+            if (raw.get(option) != null && !version.options().contains(option)) {
+                throw invalid(option, "does not apply to " + version.algorithm() + ", which fixes its features (folded "
+                    + "text, Unicode words and Han characters, unigrams and bigrams, weight 1 + ln(tf)); set [version] to [v1] "
+                    + "to choose the analyzer, shingles and weighting");
+            }
+        }
+        if (version == Version.V2) {
+            int minFeatures = raw.get(MIN_FEATURES) == null ? FingerprintOptions.DEFAULT_MIN_FEATURES
+                : (Integer) parseValue(MIN_FEATURES, raw.get(MIN_FEATURES));
+            return new FingerprintSpec(version, DEFAULT_ANALYZER, v2Options(minFeatures));
+        }
         String analyzer = raw.get(ANALYZER) == null ? DEFAULT_ANALYZER : (String) parseValue(ANALYZER, raw.get(ANALYZER));
         int shingleSize = raw.get(SHINGLE_SIZE) == null ? FingerprintOptions.DEFAULT_SHINGLE_SIZE
             : (Integer) parseValue(SHINGLE_SIZE, raw.get(SHINGLE_SIZE));
@@ -234,10 +289,15 @@ public final class FingerprintSpec {
         };
     }
 
-    /** Every option with its value, in {@link #OPTIONS} order. */
+    /** Whether an option decides the fingerprints of this spec's version (v2 has no analyzer, shingle size or weighting). */
+    public boolean applies(String option) {
+        return version.options().contains(option);
+    }
+
+    /** Every option of the spec's version with its value, in {@link #OPTIONS} order. */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
-        for (String o : OPTIONS) {
+        for (String o : version.options()) {
             m.put(o, optionValue(o));
         }
         return m;
@@ -270,9 +330,9 @@ public final class FingerprintSpec {
         return a;
     }
 
-    /** Whether the analyzer is one of the built-in feature analyzers (needs no index or node to resolve). */
+    /** Whether the analyzer is one of the built-in feature analyzers, or v2's own (needs no index or node to resolve). */
     public boolean hasBuiltInAnalyzer() {
-        return builtInAnalyzer() != null;
+        return version == Version.V2 || builtInAnalyzer() != null;
     }
 
     private FeatureAnalyzer builtInAnalyzer() {
@@ -286,11 +346,14 @@ public final class FingerprintSpec {
 
     /** A fingerprinter for this spec, its analyzer resolved by {@link #resolveAnalyzer}. */
     public TextFingerprinter fingerprinter(Function<String, Analyzer> others) {
-        return new TextFingerprinter(resolveAnalyzer(others), options);
+        return fingerprinter(others, "the node or the index");
     }
 
     /** {@link #fingerprinter(Function)}, saying in an error where {@code others} looked, e.g. {@code the node}. */
     public TextFingerprinter fingerprinter(Function<String, Analyzer> others, String where) {
+        if (version == Version.V2) {
+            return TextFingerprinter.v2(options.minFeatures());
+        }
         return new TextFingerprinter(resolveAnalyzer(others, where), options);
     }
 

@@ -24,7 +24,8 @@ public final class ScriptAwareTokenizer {
         HAN_WORDS
     }
 
-    private static final Analyzer STANDARD = analyzer(false);
+    /** Unicode word boundaries, no filters: simhash-v2's tokenizer (step 2). */
+    static final Analyzer STANDARD = analyzer(false);
     private static final Analyzer SMARTCN = analyzer(true);
 
     private final Mode mode;

@@ -58,12 +58,12 @@ public final class SimHashV2 {
 
     /** The fingerprint of a text, or empty when it has fewer than {@code minFeatures} distinct features (or none). */
     public static OptionalLong fingerprint(String text, int minFeatures) {
-        return fingerprint(List.of(text), minFeatures, null);
+        return TextFingerprinter.v2(minFeatures).fingerprint(text);
     }
 
     /** The fingerprint of several texts (e.g. the values of an array field) read as one token sequence. */
     public static OptionalLong fingerprint(Iterable<String> texts, int minFeatures) {
-        return fingerprint(texts, minFeatures, null);
+        return TextFingerprinter.v2(minFeatures).fingerprint(texts);
     }
 
     /**

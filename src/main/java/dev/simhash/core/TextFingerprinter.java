@@ -4,30 +4,50 @@ import org.apache.lucene.analysis.Analyzer;
 
 import java.util.OptionalLong;
 
-/** Fingerprints whole texts: analyzer tokens to features to a simhash-v1 fingerprint. Thread-safe. */
+/**
+ * Fingerprints whole texts: simhash-v1 (an analyzer's tokens to features to a fingerprint) or simhash-v2 (folded
+ * text, Unicode word and Han character tokens, unigrams and bigrams, 1 + ln(tf)). Thread-safe.
+ */
 public final class TextFingerprinter {
 
-    private static final String FIELD = "simhash";
-
+    private final FingerprintSpec.Version version;
     private final Analyzer analyzer;
     private final FingerprintOptions options;
 
+    /** A simhash-v1 fingerprinter with this analyzer and these options. */
     public TextFingerprinter(Analyzer analyzer, FingerprintOptions options) {
-        this.analyzer = analyzer;
-        this.options = options;
+        this(FingerprintSpec.Version.V1, analyzer, options);
     }
 
+    /** A simhash-v1 fingerprinter with a built-in feature analyzer. */
     public TextFingerprinter(FeatureAnalyzer analyzer, FingerprintOptions options) {
         this(analyzer.analyzer(), options);
     }
 
+    private TextFingerprinter(FingerprintSpec.Version version, Analyzer analyzer, FingerprintOptions options) {
+        this.version = version;
+        this.analyzer = analyzer;
+        this.options = options;
+    }
+
+    /** A simhash-v2 fingerprinter: no fingerprint for fewer than {@code minFeatures} distinct features. */
+    public static TextFingerprinter v2(int minFeatures) {
+        return new TextFingerprinter(FingerprintSpec.Version.V2, ScriptAwareTokenizer.STANDARD,
+            new FingerprintOptions(FingerprintOptions.DEFAULT_SHINGLE_SIZE, Weighting.LOG_TF, minFeatures));
+    }
+
+    public FingerprintSpec.Version version() {
+        return version;
+    }
+
+    /** Shingle size, weighting and minimum number of features (for v2: 1, log_tf and its min_features). */
     public FingerprintOptions options() {
         return options;
     }
 
     /** The fingerprint of the text, or empty when it has fewer distinct features than min_features. */
     public OptionalLong fingerprint(String text) {
-        FeatureBag bag = FeatureBag.threadBag(options);
+        FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs());
         try {
             addTokens(text, bag);
             return bag.fingerprint();
@@ -38,7 +58,7 @@ public final class TextFingerprinter {
 
     /** Fingerprint of several texts (e.g. the values of an array field) read as one document, in order. */
     public OptionalLong fingerprint(Iterable<String> texts) {
-        FeatureBag bag = FeatureBag.threadBag(options);
+        FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs());
         try {
             for (String text : texts) {
                 addTokens(text, bag);
@@ -49,9 +69,9 @@ public final class TextFingerprinter {
         }
     }
 
-    /** An empty bag with this fingerprinter's options, to fill with {@link #addText} value by value. */
+    /** An empty bag with this fingerprinter's features, to fill with {@link #addText} value by value. */
     public FeatureBag newBag() {
-        return new FeatureBag(options);
+        return new FeatureBag(options, adjacentPairs());
     }
 
     /** Adds the features of one more text (e.g. the next value of an array) to a bag, as {@link #fingerprint(Iterable)} does. */
@@ -59,7 +79,11 @@ public final class TextFingerprinter {
         addTokens(text, bag);
     }
 
+    private boolean adjacentPairs() {
+        return version == FingerprintSpec.Version.V2;
+    }
+
     private void addTokens(String text, FeatureBag bag) {
-        AnalyzerTokens.forEach(analyzer, text, bag::addToken);
+        AnalyzerTokens.forEach(analyzer, version == FingerprintSpec.Version.V2 ? CharFolding.fold(text) : text, bag::addToken);
     }
 }

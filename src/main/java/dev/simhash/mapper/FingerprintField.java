@@ -29,6 +29,14 @@ public record FingerprintField(String name, String docValuesField, BlockTermLayo
     }
 
     /**
+     * The radius used when a request gives none: the {@code simhash} field's version default (v1: 3, v2: 6 bits), or
+     * simhash-v1's for the processor's object form, whose fingerprints do not record their version.
+     */
+    public int defaultMaxDistance() {
+        return fieldType != null ? fieldType.defaultMaxDistance() : SimHash.DEFAULT_MAX_DISTANCE;
+    }
+
+    /**
      * Resolves {@code field} in one index.
      *
      * @param lookup the index's field types by full name

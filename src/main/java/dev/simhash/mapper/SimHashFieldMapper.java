@@ -15,6 +15,8 @@ import org.elasticsearch.index.mapper.MapperBuilderContext;
 import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
@@ -59,17 +61,22 @@ public final class SimHashFieldMapper extends FieldMapper {
 
     /** A fingerprint option as a mapping parameter: parsed and checked by {@link FingerprintSpec#parseValue}, not updateable. */
     private static Parameter<Object> specParam(String option, Function<SimHashFieldMapper, Object> initializer) {
-        Object defaultValue = FingerprintSpec.DEFAULTS.optionValue(option);
+        Object defaultValue = defaultValue(option);
         return new Parameter<>(option, false, () -> defaultValue,
             (n, c, o) -> FingerprintSpec.canonicalValue(option, o),
             m -> initializer.apply(toType(m)), (b, n, v) -> b.field(n, v), String::valueOf);
+    }
+
+    /** The value a mapping without the option gets: the latest version for a new field (recorded, see the Builder). */
+    private static Object defaultValue(String option) {
+        return FingerprintSpec.VERSION.equals(option) ? FingerprintSpec.LATEST.optionName() : FingerprintSpec.DEFAULTS.optionValue(option);
     }
 
     public static final class Builder extends FieldMapper.Builder {
 
         private final Parameter<String> input = new Parameter<>(INPUT, false, () -> Input.TEXT.optionName(),
             (n, c, o) -> Input.fromOption(o).optionName(), m -> toType(m).input.optionName(), (b, n, v) -> b.field(n, v), v -> v);
-        private final Parameter<Object> version = specParam(FingerprintSpec.VERSION, m -> m.specValue(FingerprintSpec.VERSION));
+        private final Parameter<Object> version = specParam(FingerprintSpec.VERSION, m -> m.version);
         private final Parameter<Object> analyzer = specParam(FingerprintSpec.ANALYZER, m -> m.specValue(FingerprintSpec.ANALYZER));
         private final Parameter<Object> shingleSize = specParam(FingerprintSpec.SHINGLE_SIZE,
             m -> m.specValue(FingerprintSpec.SHINGLE_SIZE));
@@ -104,22 +111,26 @@ public final class SimHashFieldMapper extends FieldMapper {
             FingerprintSpec spec = null;
             TextFingerprinter fingerprinter = null;
             if (in == Input.TEXT) {
-                spec = FingerprintSpec.parse(Map.of(
-                    FingerprintSpec.VERSION, version.getValue(),
-                    FingerprintSpec.ANALYZER, analyzer.getValue(),
-                    FingerprintSpec.SHINGLE_SIZE, shingleSize.getValue(),
-                    FingerprintSpec.WEIGHTING, weighting.getValue(),
-                    FingerprintSpec.MIN_FEATURES, minFeatures.getValue()));
+                Map<String, Object> given = new HashMap<>();
+                given.put(FingerprintSpec.VERSION, version.getValue());
+                for (Parameter<Object> p : List.of(analyzer, shingleSize, weighting, minFeatures)) {
+                    if (p.isConfigured()) {
+                        given.put(p.name, p.getValue());
+                    }
+                }
+                spec = FingerprintSpec.parse(given, FingerprintSpec.OPTIONS, FingerprintSpec.LATEST);
                 fingerprinter = spec.fingerprinter(this::indexAnalyzer, "the index");
             } else {
-                for (Parameter<Object> p : java.util.List.of(analyzer, shingleSize, weighting, minFeatures)) {
+                for (Parameter<Object> p : List.of(analyzer, shingleSize, weighting, minFeatures)) {
                     if (p.isConfigured()) {
                         throw new IllegalArgumentException("[" + p.name + "] does not apply to a [" + CONTENT_TYPE + "] field with ["
                             + INPUT + "] = [fingerprint]: it takes ready-made fingerprints");
                     }
                 }
             }
-            SimHashFieldType type = new SimHashFieldType(context.buildFullName(leafName()), in, spec, fingerprinter, meta.getValue());
+            SimHashFieldType type = new SimHashFieldType(context.buildFullName(leafName()), in,
+                (FingerprintSpec.Version) FingerprintSpec.parseValue(FingerprintSpec.VERSION, version.getValue()), spec, fingerprinter,
+                meta.getValue());
             return new SimHashFieldMapper(leafName(), type, builderParams(this, context), this);
         }
 
@@ -129,11 +140,14 @@ public final class SimHashFieldMapper extends FieldMapper {
     }
 
     private final Input input;
+    /** The version recorded in the mapping (also for [input] = [fingerprint], where it decides nothing). */
+    private final Object version;
     private final IndexAnalyzers indexAnalyzers;
 
     private SimHashFieldMapper(String leafName, SimHashFieldType type, BuilderParams params, Builder builder) {
         super(leafName, type, params);
         this.input = type.input();
+        this.version = builder.version.getValue();
         this.indexAnalyzers = builder.indexAnalyzers;
     }
 
@@ -144,7 +158,8 @@ public final class SimHashFieldMapper extends FieldMapper {
 
     private Object specValue(String option) {
         FingerprintSpec spec = fieldType().spec();
-        return (spec == null ? FingerprintSpec.DEFAULTS : spec).optionValue(option);
+        // options the field's version does not have (v2: analyzer, shingle_size, weighting) keep their defaults
+        return spec == null || !spec.applies(option) ? defaultValue(option) : spec.optionValue(option);
     }
 
     @Override

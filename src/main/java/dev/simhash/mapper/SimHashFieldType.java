@@ -37,13 +37,15 @@ import java.util.Set;
 public final class SimHashFieldType extends CompatFieldType {
 
     private final SimHashFieldMapper.Input input;
+    private final FingerprintSpec.Version version;
     private final FingerprintSpec spec;
     private final TextFingerprinter fingerprinter;
 
-    SimHashFieldType(String name, SimHashFieldMapper.Input input, FingerprintSpec spec, TextFingerprinter fingerprinter,
-                     Map<String, String> meta) {
+    SimHashFieldType(String name, SimHashFieldMapper.Input input, FingerprintSpec.Version version, FingerprintSpec spec,
+                     TextFingerprinter fingerprinter, Map<String, String> meta) {
         super(name, meta);
         this.input = input;
+        this.version = version;
         this.spec = spec;
         this.fingerprinter = fingerprinter;
     }
@@ -55,6 +57,19 @@ public final class SimHashFieldType extends CompatFieldType {
 
     public SimHashFieldMapper.Input input() {
         return input;
+    }
+
+    /**
+     * The fingerprint version recorded in the mapping: the one the field computes, or with {@code input: fingerprint}
+     * the one the stored fingerprints are declared to follow.
+     */
+    public FingerprintSpec.Version version() {
+        return version;
+    }
+
+    /** The radius queries, folding and reports use on this field when none is given: its version's documented default. */
+    public int defaultMaxDistance() {
+        return version.defaultMaxDistance();
     }
 
     /** How this field fingerprints text; null with {@code input: fingerprint}. */

@@ -52,7 +52,6 @@ import java.util.function.Supplier;
 public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQueryBuilder> {
 
     public static final String NAME = "simhash";
-    public static final int DEFAULT_MAX_DISTANCE = SimHash.DEFAULT_MAX_DISTANCE;
 
     static final ParseField FIELD = new ParseField("field");
     static final ParseField HASH = new ParseField("hash");
@@ -176,9 +175,24 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return FingerprintSpec.parse(textOptions);
     }
 
-    /** The radius: {@code max_distance}, or its default (3; with {@code k}: 64, i.e. no limit). */
-    public int maxDistance() {
-        return maxDistance != null ? maxDistance : k != null ? SimHash.BITS : DEFAULT_MAX_DISTANCE;
+    /** The radius given as {@code max_distance}, or null: then the field's default (with {@code k}: 64, i.e. no limit). */
+    public Integer maxDistance() {
+        return maxDistance;
+    }
+
+    /**
+     * The radius on a field: {@code max_distance}; with {@code k} and no radius 64 (no limit); else the field's version default
+     * (3 for simhash-v1 and the processor's object form, 6 for simhash-v2) or, for a {@code text} on the object form, the
+     * default of the version the text is fingerprinted with.
+     */
+    int maxDistance(FingerprintField fp) {
+        if (maxDistance != null) {
+            return maxDistance;
+        }
+        if (k != null) {
+            return SimHash.BITS;
+        }
+        return !fp.isFieldType() && text != null ? textSpec().version().defaultMaxDistance() : fp.defaultMaxDistance();
     }
 
     /** The number of nearest documents per shard, or null (every document within {@code max_distance}). */
@@ -580,7 +594,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         Query exclude = excludeId != null && context.index().getName().equals(excludeIndex)
             ? new IdsQueryBuilder().addIds(excludeId).toQuery(context) : null;
         Query only = filter == null ? null : filter.toQuery(context);
-        int radius = maxDistance();
+        int radius = maxDistance(fp);
         if (k != null) {
             return new SimHashNearestQuery(fp.docValuesField(), fp.blocks(), h, only, exclude, k, radius);
         }
@@ -602,6 +616,11 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
                     + "[input] = [fingerprint], which takes ready-made fingerprints; query it with [hash] or [like]");
             }
             for (Map.Entry<String, Object> given : textOptions.entrySet()) {
+                if (!type.spec().applies(given.getKey())) {
+                    throw new IllegalArgumentException("[" + NAME + "] [" + given.getKey() + "] does not apply to the [simhash] field ["
+                        + field + "], which fingerprints text with " + type.spec().version().algorithm() + "; leave the option out: "
+                        + "the field's own options are used");
+                }
                 Object own = type.spec().optionValue(given.getKey());
                 if (!own.equals(given.getValue())) {
                     throw new IllegalArgumentException("[" + NAME + "] [" + given.getKey() + "] [" + given.getValue() + "] contradicts the "

@@ -30,6 +30,34 @@ class FingerprintSpecTest {
     }
 
     @Test
+    void versionTwoFixesItsFeaturesAndHasItsOwnRadius() {
+        FingerprintSpec v2 = FingerprintSpec.parse(Map.of("version", "v2", "min_features", "3"));
+        assertEquals(FingerprintSpec.Version.V2, v2.version());
+        assertEquals(Map.of("version", "v2", "min_features", 3), v2.toMap());
+        assertFalse(v2.applies("analyzer"));
+        assertTrue(v2.applies("min_features"));
+        assertTrue(v2.hasBuiltInAnalyzer(), "needs no index or node analyzer");
+        assertEquals(6, FingerprintSpec.Version.V2.defaultMaxDistance());
+        assertEquals(3, FingerprintSpec.Version.V1.defaultMaxDistance());
+        assertEquals("simhash-v2", FingerprintSpec.Version.V2.algorithm());
+        // absent version: v1 for configurations that do not record one, the latest where the caller says so
+        assertEquals(FingerprintSpec.Version.V1, FingerprintSpec.parse(Map.of()).version());
+        assertEquals(FingerprintSpec.Version.V2,
+            FingerprintSpec.parse(Map.of(), FingerprintSpec.OPTIONS, FingerprintSpec.LATEST).version());
+        for (String option : List.of("analyzer", "shingle_size", "weighting")) {
+            Map<String, Object> raw = Map.of("version", "v2", option, option.equals("shingle_size") ? 2 : "standard");
+            FingerprintSpec.InvalidOptionException e = assertThrows(FingerprintSpec.InvalidOptionException.class,
+                () -> FingerprintSpec.parse(raw));
+            assertEquals(option, e.option());
+            assertTrue(e.getMessage().startsWith("[" + option + "] does not apply to simhash-v2"), e.getMessage());
+        }
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> FingerprintSpec.parse(Map.of("version", "v3")));
+        assertEquals("[version] unknown version [v3], expected one of [v1, v2]", unknown.getMessage());
+        assertThrows(IllegalArgumentException.class,
+            () -> new FingerprintSpec(FingerprintSpec.Version.V2, "standard", new FingerprintOptions(1, Weighting.LOG_TF, 1)));
+    }
+
+    @Test
     void valuesArriveAsJsonNumbersOrAsSettingsStrings() {
         Map<String, Object> fromJson = Map.of("analyzer", "standard", "shingle_size", 2, "weighting", "log_tf", "min_features", 5L);
         Map<String, Object> fromSettings = Map.of("analyzer", "standard", "shingle_size", "2", "weighting", "log_tf", "min_features", "5");
@@ -51,7 +79,7 @@ class FingerprintSpecTest {
         cases.put(Map.of("min_features", 0), "[min_features] must be at least 1, got [0]");
         cases.put(Map.of("min_features", 1L << 40), "[min_features] must be an integer, got [1099511627776]");
         cases.put(Map.of("weighting", "idf"), "[weighting] unknown weighting [idf], expected one of [tf, binary, log_tf]");
-        cases.put(Map.of("version", "v9"), "[version] unknown version [v9], expected one of [v1]");
+        cases.put(Map.of("version", "v9"), "[version] unknown version [v9], expected one of [v1, v2]");
         cases.put(Map.of("version", 1), "[version] must be a string, got [1]");
         cases.put(Map.of("analyzer", " "), "[analyzer] must be a non-empty analyzer name");
         cases.put(Map.of("shingel_size", 2), "[shingel_size] is not a fingerprint option, expected one of "

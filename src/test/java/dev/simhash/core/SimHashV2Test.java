@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.OptionalLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -40,6 +41,22 @@ class SimHashV2Test {
             assertEquals(ReferenceSimHashV2.fingerprint(List.of(t), minFeatures, null), SimHashV2.fingerprint(t, minFeatures), t);
             List<String> parts = List.of(randomText(r), randomText(r));
             assertEquals(ReferenceSimHashV2.fingerprint(parts, 1, null), SimHashV2.fingerprint(parts, 1), parts.toString());
+        }
+    }
+
+    @Test
+    void specFingerprinterAndValueByValueBagsEqualTheReference() {
+        // the path the field type (value by value, per document) and the processor (whole texts) take
+        TextFingerprinter fp = FingerprintSpec.parse(Map.of("version", "v2", "min_features", 2)).fingerprinter(name -> null);
+        assertEquals(FingerprintSpec.Version.V2, fp.version());
+        Random r = new Random(12);
+        for (int i = 0; i < 2000; i++) {
+            List<String> parts = List.of(randomText(r), randomText(r), randomText(r));
+            OptionalLong expected = ReferenceSimHashV2.fingerprint(parts, 2, null);
+            assertEquals(expected, fp.fingerprint(parts), parts.toString());
+            FeatureBag bag = fp.newBag();
+            parts.forEach(p -> fp.addText(p, bag));
+            assertEquals(expected, bag.fingerprint(), parts.toString());
         }
     }
 

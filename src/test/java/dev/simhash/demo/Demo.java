@@ -5,7 +5,6 @@ import dev.simhash.it.support.EsCluster;
 import dev.simhash.it.support.EsDistribution;
 import dev.simhash.it.support.RealNodes;
 import dev.simhash.it.support.Rest;
-import dev.simhash.query.SimHashQueryBuilder;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -231,7 +230,7 @@ public final class Demo {
         Collections.sort(unrelated);
         out.println(String.format(Locale.ROOT, "Planted copies here are %d-%d bits apart; unrelated documents at least %d (median %d; random would be 32).",
             planted.get(0), planted.get(planted.size() - 1), unrelated.get(0), unrelated.get(unrelated.size() / 2)));
-        int defaultRadius = SimHashQueryBuilder.DEFAULT_MAX_DISTANCE;
+        int defaultRadius = SimHash.DEFAULT_MAX_DISTANCE;
         out.println(String.format(Locale.ROOT, "Short texts move several bits per edited word: the query's default max_distance (%d) would find only %d "
             + "of the %d planted pairs.", defaultRadius, planted.stream().filter(d -> d <= defaultRadius).count(), planted.size()));
         int wrong = 0;

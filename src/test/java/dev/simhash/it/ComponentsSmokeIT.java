@@ -3,6 +3,7 @@ package dev.simhash.it;
 import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FingerprintOptions;
 import dev.simhash.core.SimHash;
+import dev.simhash.core.SimHashV2;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
@@ -54,7 +55,8 @@ class ComponentsSmokeIT {
         rest.ok("PUT", "/" + INDEX, toJson(Map.of(
             "settings", Map.of("number_of_shards", 1, "number_of_replicas", 0, "index.default_pipeline", "smoke-fingerprint"),
             "mappings", Map.of("properties", Map.of(
-                "body", Map.of("type", "text", "fields", Map.of("simhash", Map.of("type", "simhash"))),
+                "body", Map.of("type", "text", "fields", Map.of("simhash", Map.of("type", "simhash", "version", "v1"),
+                    "v2", Map.of("type", "simhash"))),
                 "simhash", Map.of("properties", Map.of("hash", Map.of("type", "long"), "b0", Map.of("type", "keyword"),
                     "b1", Map.of("type", "keyword"), "b2", Map.of("type", "keyword"), "b3", Map.of("type", "keyword"))))))));
         StringBuilder bulk = new StringBuilder();
@@ -93,6 +95,26 @@ class ComponentsSmokeIT {
             Map<String, Object> fields = a.at("hits.hits.0.fields");
             assertEquals(List.of(SimHash.toHex(core(DOCS.get(id)))), fields.get("body.simhash"), a.toString());
         }
+    }
+
+    @Test
+    void fieldTypeDefaultsToSimhashV2WithItsOwnRadius(Rest rest) {
+        load(rest);
+        Rest.Answer mapping = rest.get("/" + INDEX + "/_mapping");
+        assertEquals("v2", mapping.at(INDEX + ".mappings.properties.body.fields.v2.version"), mapping.toString());
+        for (String id : DOCS.keySet()) {
+            Rest.Answer a = search(rest, Map.of("query", Map.of("ids", Map.of("values", List.of(id))), "_source", false,
+                "fields", List.of("body.v2")));
+            Map<String, Object> fields = a.at("hits.hits.0.fields");
+            assertEquals(List.of(SimHash.toHex(SimHashV2.fingerprint(DOCS.get(id), 1).getAsLong())), fields.get("body.v2"), a.toString());
+        }
+        // no max_distance: v2's default radius (6 bits), every document within it of the text's v2 fingerprint and no other
+        long q = SimHashV2.fingerprint(RATES, 1).getAsLong();
+        List<String> expected = DOCS.entrySet().stream()
+            .filter(e -> SimHash.distance(q, SimHashV2.fingerprint(e.getValue(), 1).getAsLong()) <= 6).map(Map.Entry::getKey).sorted().toList();
+        assertTrue(expected.contains("4"), expected.toString());
+        assertEquals(expected, ids(search(rest, Map.of("query", Map.of("simhash", Map.of("field", "body.v2", "text", RATES)))))
+            .stream().sorted().toList());
     }
 
     @Test

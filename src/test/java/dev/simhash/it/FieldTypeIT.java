@@ -1,6 +1,7 @@
 package dev.simhash.it;
 
 import dev.simhash.core.SimHash;
+import dev.simhash.core.SimHashV2;
 import dev.simhash.demo.DemoCorpus;
 import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
@@ -60,8 +61,8 @@ class FieldTypeIT {
     void load() {
         rest.delete("/ft-*");
         rest.ok("PUT", "/_ingest/pipeline/" + PIPELINE, """
-            {"processors": [{"simhash": {"field": "body", "target_field": "simhash"}},
-                            {"simhash": {"field": "combined", "target_field": "simhash_all"}}]}""");
+            {"processors": [{"simhash": {"field": "body", "target_field": "simhash", "version": "v2"}},
+                            {"simhash": {"field": "combined", "target_field": "simhash_all", "version": "v2"}}]}""");
         rest.ok("PUT", "/" + OBJECT, """
             {"settings": {"number_of_shards": 2, "number_of_replicas": 0, "default_pipeline": "%s"},
              "mappings": {"properties": {"rank": {"type": "integer"}, "title": {"type": "text"}, "body": {"type": "text"},
@@ -172,7 +173,8 @@ class FieldTypeIT {
         Map<String, Object> source = (Map<String, Object>) hit.get("_source");
         assertEquals(List.of("rank", "title", "body"), List.copyOf(source.keySet()), "the source is what was sent");
         Rest.Answer mapping = rest.ok("GET", "/" + TYPED + "/_mapping", null);
-        assertEquals("v1", mapping.at(TYPED + ".mappings.properties.all_fp.version"), "the version is written into the mapping");
+        assertEquals("v2", mapping.at(TYPED + ".mappings.properties.all_fp.version"),
+            "a new field gets the latest version, written into the mapping");
     }
 
     @Test
@@ -198,13 +200,22 @@ class FieldTypeIT {
     void textQueryUsesTheFieldsOwnOptions() {
         for (DemoCorpus.TextQuery t : DemoCorpus.TEXT_QUERIES) {
             Map<String, Double> typed = hits(TYPED, q("field", "body.simhash", "text", t.text(), "max_distance", 12), 1000);
-            Map<String, Double> object = hits(OBJECT, q("field", "simhash", "text", t.text(), "max_distance", 12), 1000);
+            // the object form does not know its version: the query says it
+            Map<String, Double> object = hits(OBJECT, q("field", "simhash", "text", t.text(), "max_distance", 12, "version", "v2"), 1000);
             assertEquals(object, typed, t.text());
             assertFalse(typed.isEmpty(), "the pasted copy finds its story: " + t.text());
             assertTrue(DemoCorpus.load().group(t.group()).containsAll(typed.keySet()), typed + " within group " + t.group());
             // repeating the field's options is allowed
-            assertEquals(typed, hits(TYPED, q("field", "body.simhash", "text", t.text(), "max_distance", 12, "analyzer", "default",
-                "shingle_size", 1), 1000));
+            assertEquals(typed, hits(TYPED, q("field", "body.simhash", "text", t.text(), "max_distance", 12, "version", "v2",
+                "min_features", 1), 1000));
+            // without max_distance: the field's version default, 6 bits for simhash-v2
+            long h = SimHashV2.fingerprint(t.text(), 1).getAsLong();
+            assertEquals(bruteForce(body, h, 6), hits(TYPED, q("field", "body.simhash", "text", t.text()), 1000), t.text());
+            // an option v2 does not have is a 400 naming it
+            Rest.Answer a = rest.post("/" + TYPED + "/_search", toJson(Map.of("query", Map.of("simhash",
+                q("field", "body.simhash", "text", t.text(), "analyzer", "standard")))));
+            assertEquals(400, a.status(), a.toString());
+            assertTrue(a.body().contains("[analyzer] does not apply to the [simhash] field [body.simhash]"), a.body());
         }
     }
 
@@ -366,7 +377,9 @@ class FieldTypeIT {
         mappings.put("{\"type\": \"simhash\", \"shingle_size\": 0}", "[shingle_size] must be between 1 and 8");
         mappings.put("{\"type\": \"simhash\", \"weighting\": \"idf\"}", "[weighting]");
         mappings.put("{\"type\": \"simhash\", \"version\": \"v9\"}", "[version] unknown version [v9]");
-        mappings.put("{\"type\": \"simhash\", \"analyzer\": \"nope\"}", "[analyzer] unknown analyzer [nope]");
+        mappings.put("{\"type\": \"simhash\", \"version\": \"v1\", \"analyzer\": \"nope\"}", "[analyzer] unknown analyzer [nope]");
+        mappings.put("{\"type\": \"simhash\", \"analyzer\": \"standard\"}", "[analyzer] does not apply to simhash-v2");
+        mappings.put("{\"type\": \"simhash\", \"version\": \"v2\", \"weighting\": \"binary\"}", "[weighting] does not apply to simhash-v2");
         mappings.put("{\"type\": \"simhash\", \"input\": \"fingerprint\", \"analyzer\": \"standard\"}", "[analyzer] does not apply");
         mappings.put("{\"type\": \"simhash\", \"input\": \"bytes\"}", "[input] must be one of [text, fingerprint]");
         for (Map.Entry<String, String> e : mappings.entrySet()) {
@@ -397,8 +410,8 @@ class FieldTypeIT {
 
         Map<Map<String, Object>, String> queries = new LinkedHashMap<>();
         queries.put(q("field", "body.simhash", "text", "some text here", "shingle_size", 2),
-            "[shingle_size] [2] contradicts the [simhash] field [body.simhash]");
-        queries.put(q("field", "body.simhash", "text", "some text here", "analyzer", "standard"), "[analyzer] [standard] contradicts");
+            "[shingle_size] does not apply to the [simhash] field [body.simhash], which fingerprints text with simhash-v2");
+        queries.put(q("field", "body.simhash", "text", "some text here", "version", "v1"), "[version] [v1] contradicts");
         queries.put(q("field", "body.simhash", "hash", 1, "k", 0), "[k] must be between 1 and 10000");
         queries.put(q("field", "body.simhash", "hash", 1, "k", 10001), "[k] must be between 1 and 10000");
         queries.put(q("field", "body.simhash", "hash", 1, "include", true), "[include] only applies to [like]");
@@ -464,7 +477,8 @@ class FieldTypeIT {
                 {"settings": {"index.default_pipeline": "ft-simple", "analysis": {"analyzer": {"my_text": {"type": "custom",
                    "tokenizer": "simhash_smartcn"}}}},
                  "mappings": {"properties": {"body": {"type": "text", "fields": {
-                   "simple": {"type": "simhash", "analyzer": "keyword"}, "custom": {"type": "simhash", "analyzer": "my_text"}}},
+                   "simple": {"type": "simhash", "version": "v1", "analyzer": "keyword"},
+                   "custom": {"type": "simhash", "version": "v1", "analyzer": "my_text"}}},
                    "simhash": %s}}}""".formatted(Fixtures.FP_MAPPING));
             String text = "The Quick Brown Fox jumps over the LAZY dog, twice: fox-trot";
             rest.ok("PUT", "/ft-analyzers/_doc/1?refresh=true", toJson(Map.of("body", text)));
@@ -476,6 +490,14 @@ class FieldTypeIT {
             assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "body.custom", "text", text, "max_distance", 0), 10),
                 "a field may use an analyzer of its index");
             assertNotEquals(values.get("body.simple"), values.get("body.custom"));
+            // on a simhash-v1 field the query may repeat the field's options, not contradict them
+            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "body.simple", "text", text, "analyzer", "keyword",
+                "max_distance", 0), 10));
+            Rest.Answer contradiction = rest.post("/ft-analyzers/_search", toJson(Map.of("query", Map.of("simhash", Map.of(
+                "field", "body.simple", "text", text, "analyzer", "standard")))));
+            assertEquals(400, contradiction.status(), contradiction.toString());
+            assertTrue(contradiction.body().contains("[analyzer] [standard] contradicts the [simhash] field [body.simple]"),
+                contradiction.body());
             // the processor cannot see an index's analyzers, so the query on its object form refuses them
             Rest.Answer custom = rest.post("/ft-analyzers/_search", toJson(Map.of("query", Map.of("simhash", Map.of("field", "simhash",
                 "text", text, "analyzer", "my_text")))));

@@ -3,6 +3,7 @@ package dev.simhash.it;
 import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FingerprintOptions;
 import dev.simhash.core.GoldenVectors;
+import dev.simhash.core.GoldenVectorsV2;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.core.Weighting;
@@ -107,6 +108,7 @@ class IndexTimeIT {
         cases.put("\"shingle_size\": \"two\"", "[shingle_size]");
         cases.put("\"min_features\": -3", "[min_features]");
         cases.put("\"bits\": 32", "unknown setting [bits]");
+        cases.put("\"version\": \"v2\"", "[version] [v2] is not available in the token filter");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             String body = "{\"settings\": {\"analysis\": {\"filter\": {\"fp\": {\"type\": \"simhash\", " + c.getKey() + "}}}}}";
             Rest.Answer a = rest.put("/idx-bad", body);
@@ -159,6 +161,59 @@ class IndexTimeIT {
     }
 
     @Test
+    void fieldTypeAndProcessorReproduceEveryV2GoldenVector() {
+        // the field type's default version and the processor with version v2; cases with per-feature factors need a weights table
+        List<GoldenVectorsV2.Case> cases = GoldenVectorsV2.load().stream().filter(c -> c.featureWeights() == null).toList();
+        rest.delete("/it-golden-v2");
+        // one field per min_features: [f.fp] (the default, 1), [m<N>] for the others
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("f", Map.of("type", "text", "fields", Map.of("fp", Map.of("type", "simhash"))));
+        cases.stream().filter(c -> c.minFeatures() != 1).forEach(c -> properties.put("m" + c.minFeatures(),
+            Map.of("type", "simhash", "min_features", c.minFeatures())));
+        rest.ok("PUT", "/it-golden-v2", toJson(Map.of("settings", Map.of("number_of_shards", 1, "number_of_replicas", 0),
+            "mappings", Map.of("properties", properties))));
+        try {
+            StringBuilder bulk = new StringBuilder();
+            for (GoldenVectorsV2.Case c : cases) {
+                Object value = c.texts().size() == 1 ? c.texts().get(0) : c.texts();
+                Map<String, Object> source = new LinkedHashMap<>();
+                source.put(field(c), value);
+                bulk.append(toJson(Map.of("index", Map.of("_id", c.id())))).append('\n').append(toJson(source)).append('\n');
+                Map<String, Object> options = new LinkedHashMap<>();
+                options.put("field", "f");
+                options.put("version", "v2");
+                options.put("min_features", c.minFeatures());
+                Rest.Answer simulated = new Rest.Answer(200, toJson(simulate(options, List.of(Map.of("f", value)))));
+                Object hash = simulated.at("docs.0.doc._source.simhash.hash");
+                assertEquals(c.expected() == null ? null : SimHash.parse(c.expected()), hash == null ? null : ((Number) hash).longValue(),
+                    "processor " + c.id());
+            }
+            Rest.Answer b = rest.bulk("/it-golden-v2/_bulk?refresh=true", bulk.toString());
+            assertEquals(Boolean.FALSE, b.at("errors"), b.toString());
+            Rest.Answer a = rest.ok("POST", "/it-golden-v2/_search", toJson(Map.of("size", 1000, "_source", false,
+                "fields", List.of("f.fp", "m*"))));
+            Map<String, Map<String, List<Object>>> stored = new LinkedHashMap<>();
+            for (Map<String, Object> hit : a.<List<Map<String, Object>>>at("hits.hits")) {
+                @SuppressWarnings("unchecked")
+                Map<String, List<Object>> f = (Map<String, List<Object>>) hit.get("fields");
+                stored.put((String) hit.get("_id"), f == null ? Map.of() : f);
+            }
+            assertEquals(cases.size(), stored.size());
+            for (GoldenVectorsV2.Case c : cases) {
+                String field = c.minFeatures() == 1 ? "f.fp" : field(c);
+                List<Object> v = stored.get(c.id()).get(field);
+                assertEquals(c.expected(), v == null ? null : v.get(0), "field type " + c.id());
+            }
+        } finally {
+            rest.delete("/it-golden-v2");
+        }
+    }
+
+    private static String field(GoldenVectorsV2.Case c) {
+        return c.minFeatures() == 1 ? "f" : "m" + c.minFeatures();
+    }
+
+    @Test
     void invalidPipelineOptionsAre400NamingTheOption() {
         Map<String, Map<String, Object>> cases = new LinkedHashMap<>();
         cases.put("[field]", Map.of("target_field", "x"));
@@ -168,6 +223,8 @@ class IndexTimeIT {
         cases.put("[analyzer]", Map.of("field", "body", "analyzer", "no_such_analyzer"));
         cases.put("[ignore_missing]", Map.of("field", "body", "ignore_missing", "perhaps"));
         cases.put("[bits]", Map.of("field", "body", "bits", 32));
+        cases.put("[analyzer] does not apply to simhash-v2", Map.of("field", "body", "version", "v2", "analyzer", "standard"));
+        cases.put("[version] unknown version [v3]", Map.of("field", "body", "version", "v3"));
         for (Map.Entry<String, Map<String, Object>> c : cases.entrySet()) {
             Rest.Answer a = rest.put("/_ingest/pipeline/it-bad", toJson(Map.of("processors", List.of(Map.of("simhash", c.getValue())))));
             assertEquals(400, a.status(), c.getKey() + " -> " + a);

@@ -3,6 +3,8 @@ package dev.simhash.query;
 import dev.simhash.SimHashPlugin;
 import dev.simhash.compat.lucene.CompatClauses;
 import dev.simhash.core.FeatureAnalyzer;
+import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.SimHashV2;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.core.Weighting;
 
@@ -52,8 +54,9 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             b.hash(randomLong());
         } else {
             b.text(randomFrom("近似重复检测 near duplicate detection", "news story edited twice", "搜索引擎 search engine 2024"))
-                .textOptions(randomBoolean() ? Map.of() : Map.of("analyzer", randomFrom("default", "standard", "whitespace"),
-                    "shingle_size", randomIntBetween(1, 2), "weighting", randomFrom(Weighting.values()).optionName()));
+                .textOptions(randomFrom(Map.of(), Map.of("version", "v2"), Map.of("version", "v2", "min_features", 2),
+                    Map.of("analyzer", randomFrom("default", "standard", "whitespace"),
+                        "shingle_size", randomIntBetween(1, 2), "weighting", randomFrom(Weighting.values()).optionName())));
         }
         if (randomBoolean()) {
             b.maxDistance(randomIntBetween(0, 64));
@@ -83,21 +86,25 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         assertThat(query, instanceOf(SimHashQuery.class));
         SimHashQuery q = (SimHashQuery) query;
         long expected = builder.hash() != null ? builder.hash()
+            : builder.textSpec().version() == FingerprintSpec.Version.V2 ? SimHashV2.fingerprint(builder.text(), 1).getAsLong()
             : new TextFingerprinter(FeatureAnalyzer.fromOption(builder.textSpec().analyzer()), builder.textSpec().options())
                 .fingerprint(builder.text()).getAsLong();
         assertEquals(expected, q.hash());
-        assertEquals(builder.maxDistance(), q.maxDistance());
+        // no max_distance: the object form's default, that of the version a text is fingerprinted with (v1: 3, v2: 6)
+        int radius = builder.maxDistance() != null ? builder.maxDistance()
+            : builder.hash() == null && builder.textSpec().version() == FingerprintSpec.Version.V2 ? 6 : 3;
+        assertEquals(radius, q.maxDistance());
     }
 
     public void testParsesHexAndSignedLongHashes() throws IOException {
         SimHashQueryBuilder hex = (SimHashQueryBuilder) parseQuery("""
             {"simhash": {"field": "fp", "hash": "ffffffffffffffff", "max_distance": 7}}""");
         assertEquals(-1L, (long) hex.hash());
-        assertEquals(7, hex.maxDistance());
+        assertEquals(7, (int) hex.maxDistance());
         SimHashQueryBuilder number = (SimHashQueryBuilder) parseQuery("""
             {"simhash": {"field": "fp", "hash": -1}}""");
         assertEquals(-1L, (long) number.hash());
-        assertEquals(SimHashQueryBuilder.DEFAULT_MAX_DISTANCE, number.maxDistance());
+        assertNull(number.maxDistance());
         SimHashQueryBuilder like = (SimHashQueryBuilder) parseQuery("""
             {"simhash": {"field": "fp", "like": {"index": "news", "id": "42", "routing": "r"}}}""");
         assertEquals(new SimHashQueryBuilder.Like("news", "42", "r"), like.like());
