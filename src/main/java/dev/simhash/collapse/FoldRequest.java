@@ -2,13 +2,17 @@ package dev.simhash.collapse;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
-import org.elasticsearch.action.CompositeIndicesRequest;
+import org.elasticsearch.action.IndicesRequest;
+import org.elasticsearch.action.search.SearchContextId;
 import org.elasticsearch.action.search.SearchRequest;
+import org.elasticsearch.action.support.IndicesOptions;
+import org.elasticsearch.common.Strings;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.rest.RestRequest;
 import org.elasticsearch.rest.action.search.RestSearchAction;
+import org.elasticsearch.search.builder.PointInTimeBuilder;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.tasks.CancellableTask;
 import org.elasticsearch.tasks.Task;
@@ -21,11 +25,11 @@ import java.util.function.Predicate;
 
 /**
  * The fold request: an ordinary search, the fold parameters, and the page ({@code from}, {@code size}) of the folded
- * list to return. A {@link CompositeIndicesRequest}: the action is allowed to whoever may search some index, and its inner
- * field-capabilities request and search are each authorized with the caller's privileges on their own indices (with a
- * point in time the request names no indices of its own).
+ * list to return. An {@link IndicesRequest} so that security authorizes it like a search, against the indices the search
+ * reads (with a point in time, those of the point in time); its inner field-capabilities request and search are then
+ * authorized again, each on its own, with the caller's privileges.
  */
-public final class FoldRequest extends ActionRequest implements CompositeIndicesRequest {
+public final class FoldRequest extends ActionRequest implements IndicesRequest.Replaceable {
 
     static final int DEFAULT_SIZE = 10;
     private static final String ENDPOINT = "[_simhash/fold]";
@@ -34,6 +38,8 @@ public final class FoldRequest extends ActionRequest implements CompositeIndices
     private final FoldParams fold;
     private final int from;
     private final int size;
+    /** What security authorizes the fold against (it may replace wildcards); the inner requests use the search's own. */
+    private String[] indices;
 
     /**
      * @param search the search whose first {@code window} hits are folded; its {@code from} and {@code size} select the
@@ -48,6 +54,8 @@ public final class FoldRequest extends ActionRequest implements CompositeIndices
         this.from = Math.max(source.from(), 0);
         this.size = source.size() < 0 ? DEFAULT_SIZE : source.size();
         source.from(0);
+        String[] targets = targetIndices(search);
+        this.indices = targets == null ? Strings.EMPTY_ARRAY : targets.clone();
     }
 
     public FoldRequest(StreamInput in) throws IOException {
@@ -56,6 +64,7 @@ public final class FoldRequest extends ActionRequest implements CompositeIndices
         fold = FoldParams.readFrom(in);
         from = in.readVInt();
         size = in.readVInt();
+        indices = in.readStringArray();
     }
 
     @Override
@@ -65,6 +74,7 @@ public final class FoldRequest extends ActionRequest implements CompositeIndices
         fold.writeTo(out);
         out.writeVInt(from);
         out.writeVInt(size);
+        out.writeStringArray(indices);
     }
 
     /**
@@ -103,6 +113,51 @@ public final class FoldRequest extends ActionRequest implements CompositeIndices
         if (source.slice() != null) {
             throw new IllegalArgumentException("[slice] is not supported by " + ENDPOINT + ": folding needs the globally ranked hits");
         }
+    }
+
+    /**
+     * The indices the search reads, for the mapping check: with a point in time its own indices (decoded from its id;
+     * the request names none, and checking every index of the cluster would reject a fold because of unrelated
+     * indices), otherwise the request's. Null when a point-in-time id cannot be decoded.
+     */
+    static String[] targetIndices(SearchRequest search) {
+        PointInTimeBuilder pit = search.pointInTimeBuilder();
+        if (pit == null) {
+            return search.indices();
+        }
+        try {
+            String[] indices = SearchContextId.decodeIndices(pit.getEncodedId());
+            return indices.length == 0 ? null : indices;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public String[] indices() {
+        return indices;
+    }
+
+    @Override
+    public FoldRequest indices(String... indices) {
+        this.indices = Objects.requireNonNull(indices);
+        return this;
+    }
+
+    @Override
+    public IndicesOptions indicesOptions() {
+        return search.indicesOptions();
+    }
+
+    /** As for a search: remote clusters' indices are authorized there, data streams can be searched. */
+    @Override
+    public boolean allowsRemoteIndices() {
+        return true;
+    }
+
+    @Override
+    public boolean includeDataStreams() {
+        return true;
     }
 
     /** The inner search (asking for {@code from: 0}; the action sets its size to the window). */

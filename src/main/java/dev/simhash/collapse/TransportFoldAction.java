@@ -6,7 +6,6 @@ import dev.simhash.compat.CompatIndices;
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesResponse;
 import org.elasticsearch.action.fieldcaps.TransportFieldCapabilitiesAction;
-import org.elasticsearch.action.search.SearchContextId;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.search.TransportSearchAction;
@@ -20,7 +19,6 @@ import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.search.SearchHit;
-import org.elasticsearch.search.builder.PointInTimeBuilder;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.search.fetch.subphase.FieldAndFormat;
 import org.elasticsearch.tasks.Task;
@@ -58,7 +56,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         long startNanos = System.nanoTime();
         Client child = new ParentTaskAssigningClient(client, clusterService.localNode(), task);
         FoldParams fold = request.fold();
-        String[] targets = targetIndices(request.search());
+        String[] targets = FoldRequest.targetIndices(request.search());
         if (targets == null) {
             // a point in time whose id cannot be read here: the search itself reports what is wrong with it
             search(child, request, fold, Fingerprints.of(fold.field(), false), startNanos, listener);
@@ -71,24 +69,6 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
                 FoldParams fitted = fold.fitTo(ResultWindow.smallest(indices::index, caps.getIndices(), fold.window()));
                 search(child, request, fitted, fingerprints, startNanos, listener);
             }, listener::onFailure), threadPool.getThreadContext()));
-    }
-
-    /**
-     * The indices the search reads, for the mapping check: with a point in time its own indices (decoded from its id;
-     * the request names none, and checking every index of the cluster would reject a fold because of unrelated
-     * indices), otherwise the request's. Null when a point-in-time id cannot be decoded.
-     */
-    static String[] targetIndices(SearchRequest search) {
-        PointInTimeBuilder pit = search.pointInTimeBuilder();
-        if (pit == null) {
-            return search.indices();
-        }
-        try {
-            String[] indices = SearchContextId.decodeIndices(pit.getEncodedId());
-            return indices.length == 0 ? null : indices;
-        } catch (RuntimeException e) {
-            return null;
-        }
     }
 
     private static void search(Client client, FoldRequest request, FoldParams fold, Fingerprints fingerprints, long startNanos,

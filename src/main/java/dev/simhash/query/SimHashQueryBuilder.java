@@ -2,7 +2,6 @@ package dev.simhash.query;
 
 import dev.simhash.compat.CompatLeafQueryBuilder;
 import dev.simhash.core.BlockProbes;
-import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
@@ -12,35 +11,25 @@ import dev.simhash.mapper.SimHashFieldType;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.SetOnce;
-import org.elasticsearch.ResourceNotFoundException;
 import org.elasticsearch.TransportVersion;
-import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.action.get.GetRequest;
-import org.elasticsearch.action.search.SearchRequest;
-import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.common.ParsingException;
-import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
-import org.elasticsearch.common.xcontent.support.XContentMapValues;
 import org.elasticsearch.index.query.IdsQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilder;
 import org.elasticsearch.index.query.QueryRewriteContext;
 import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.search.SearchHit;
-import org.elasticsearch.search.builder.SearchSourceBuilder;
-import org.elasticsearch.search.fetch.subphase.FetchSourceContext;
+import org.elasticsearch.xcontent.ObjectParser;
 import org.elasticsearch.xcontent.ParseField;
 import org.elasticsearch.xcontent.XContentBuilder;
 import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -77,9 +66,6 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         }
     }
 
-    /** The liked document once fetched: its fingerprint and the concrete index it was found in. */
-    record LikedDocument(long hash, String index) {}
-
     private final String field;
     private Long hash;
     private String text;
@@ -94,13 +80,13 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     /** After a {@code like} is fetched without {@code include}: the liked document, left out of the hits. */
     private String excludeIndex;
     private String excludeId;
-    private final Supplier<LikedDocument> likeSupplier;
+    private final Supplier<LikeFetcher.Liked> likeSupplier;
 
     public SimHashQueryBuilder(String field) {
         this(field, null);
     }
 
-    private SimHashQueryBuilder(String field, Supplier<LikedDocument> likeSupplier) {
+    private SimHashQueryBuilder(String field, Supplier<LikeFetcher.Liked> likeSupplier) {
         if (field == null || field.isEmpty()) {
             throw new IllegalArgumentException("[" + NAME + "] requires a non-empty [field]");
         }
@@ -322,93 +308,125 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         builder.endObject();
     }
 
-    /** Parses the query body; leaves the parser on its closing END_OBJECT. */
-    public static SimHashQueryBuilder fromXContent(XContentParser parser) throws IOException {
-        String field = null;
-        Long hash = null;
-        String text = null;
-        Like like = null;
-        Integer maxDistance = null;
-        Integer k = null;
-        Boolean include = null;
-        QueryBuilder filter = null;
-        Map<String, Object> options = new LinkedHashMap<>();
+    /** The query's fields as sent, before validation (options: those given with {@code text}, in the order given). */
+    private static final class Body {
+        String field;
+        Long hash;
+        String text;
+        Like like;
+        Integer maxDistance;
+        Integer k;
+        Boolean include;
+        QueryBuilder filter;
+        final Map<String, Object> options = new LinkedHashMap<>();
         float boost = DEFAULT_BOOST;
-        String queryName = null;
-        String current = null;
-        XContentParser.Token token;
-        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
-            if (token == XContentParser.Token.FIELD_NAME) {
-                current = parser.currentName();
-            } else if (token == XContentParser.Token.START_OBJECT && LIKE.match(current, parser.getDeprecationHandler())) {
-                like = parseLike(parser);
-            } else if (token == XContentParser.Token.START_OBJECT && FILTER.match(current, parser.getDeprecationHandler())) {
-                filter = parseInnerQueryBuilder(parser);
-            } else if (token.isValue()) {
-                try {
-                    if (FIELD.match(current, parser.getDeprecationHandler())) {
-                        field = parser.text();
-                    } else if (HASH.match(current, parser.getDeprecationHandler())) {
-                        hash = token == XContentParser.Token.VALUE_NUMBER ? parser.longValue(false) : parseHash(parser.text());
-                    } else if (TEXT.match(current, parser.getDeprecationHandler())) {
-                        text = parser.text();
-                    } else if (LIKE.match(current, parser.getDeprecationHandler())) {
-                        like = new Like(null, parser.text(), null);
-                    } else if (MAX_DISTANCE.match(current, parser.getDeprecationHandler())) {
-                        maxDistance = parser.intValue(false);
-                    } else if (K.match(current, parser.getDeprecationHandler())) {
-                        k = parser.intValue(false);
-                    } else if (INCLUDE.match(current, parser.getDeprecationHandler())) {
-                        include = parser.booleanValue();
-                    } else if (FingerprintSpec.OPTIONS.contains(current)) {
-                        options.put(current, token == XContentParser.Token.VALUE_NUMBER ? parser.numberValue() : parser.text());
-                    } else if (BOOST_FIELD.match(current, parser.getDeprecationHandler())) {
-                        boost = parser.floatValue();
-                    } else if (NAME_FIELD.match(current, parser.getDeprecationHandler())) {
-                        queryName = parser.text();
-                    } else {
-                        throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query does not support [" + current + "]");
-                    }
-                } catch (IllegalArgumentException e) {
-                    // e.g. a number that does not fit: name the parameter
-                    String message = e.getMessage() != null && e.getMessage().startsWith("[" + current + "]") ? e.getMessage()
-                        : "[" + current + "] " + e.getMessage();
-                    throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + message.replace("{", "(").replace("}", ")"), e);
-                }
-            } else {
-                throw new ParsingException(parser.getTokenLocation(),
-                    "[" + NAME + "] unexpected token [" + token + "] for [" + current + "]");
+        String queryName;
+    }
+
+    /** The {@code like} object's fields as sent. */
+    private static final class LikeBody {
+        String index;
+        String id;
+        String routing;
+    }
+
+    /** Reads one JSON value of a parameter. */
+    private interface ValueReader<T> {
+        T read(XContentParser parser) throws IOException;
+    }
+
+    /**
+     * Syntax, unknown fields and value types: errors with their location, naming the field (value errors are checked
+     * after parsing, by the builder's setters, with the messages they have everywhere).
+     */
+    private static final ObjectParser<Body, Void> PARSER = new ObjectParser<>(NAME, Body::new);
+    private static final ObjectParser<LikeBody, Void> LIKE_PARSER = new ObjectParser<>(LIKE.getPreferredName(), LikeBody::new);
+
+    static {
+        declareValue(FIELD, (b, v) -> b.field = v, XContentParser::text);
+        declareValue(HASH, (b, v) -> b.hash = v,
+            p -> p.currentToken() == XContentParser.Token.VALUE_NUMBER ? p.longValue(false) : parseHash(p.text()));
+        declareValue(TEXT, (b, v) -> b.text = v, XContentParser::text);
+        PARSER.declareField((b, v) -> b.like = v, (p, c) -> parseLike(p), LIKE, ObjectParser.ValueType.VALUE_OBJECT_ARRAY);
+        declareValue(MAX_DISTANCE, (b, v) -> b.maxDistance = v, p -> p.intValue(false));
+        declareValue(K, (b, v) -> b.k = v, p -> p.intValue(false));
+        declareValue(INCLUDE, (b, v) -> b.include = v, XContentParser::booleanValue);
+        PARSER.declareField((b, v) -> b.filter = v, (p, c) -> {
+            if (p.currentToken() != XContentParser.Token.START_OBJECT) {
+                throw new IllegalArgumentException("[" + FILTER.getPreferredName() + "] must be a query object, got [" + p.currentToken()
+                    + "]");
             }
+            return parseInnerQueryBuilder(p);
+        }, FILTER, ObjectParser.ValueType.VALUE_OBJECT_ARRAY);
+        for (String option : FingerprintSpec.OPTIONS) {
+            declareValue(new ParseField(option), (b, v) -> b.options.put(option, v),
+                p -> p.currentToken() == XContentParser.Token.VALUE_NUMBER ? p.numberValue() : p.text());
         }
-        if (field == null) {
+        declareValue(BOOST_FIELD, (b, v) -> b.boost = v, XContentParser::floatValue);
+        declareValue(NAME_FIELD, (b, v) -> b.queryName = v, XContentParser::text);
+        ObjectParser.ValueType value = ObjectParser.ValueType.VALUE;
+        LIKE_PARSER.declareField((l, v) -> l.index = v, (p, c) -> p.text(), new ParseField("index"), value);
+        LIKE_PARSER.declareField((l, v) -> l.id = v, (p, c) -> p.text(), new ParseField("id"), value);
+        LIKE_PARSER.declareField((l, v) -> l.routing = v, (p, c) -> p.text(), new ParseField("routing"), value);
+    }
+
+    /**
+     * A parameter that takes one JSON value (a string, number or boolean, read by {@code reader}): an array or an object
+     * is refused, and the reader's own errors (e.g. a number that does not fit) name the parameter.
+     */
+    private static <T> void declareValue(ParseField name, BiConsumer<Body, T> setter, ValueReader<T> reader) {
+        String param = "[" + name.getPreferredName() + "]";
+        PARSER.declareField(setter, (p, c) -> {
+            XContentParser.Token token = p.currentToken();
+            if (token == XContentParser.Token.START_ARRAY || token == XContentParser.Token.START_OBJECT
+                || token == XContentParser.Token.VALUE_NULL) {
+                throw new IllegalArgumentException(param + " must be a single value, got [" + token + "]");
+            }
+            try {
+                return reader.read(p);
+            } catch (IllegalArgumentException e) {
+                String message = String.valueOf(e.getMessage());
+                throw new IllegalArgumentException(message.startsWith(param) ? message : param + " " + message, e);
+            }
+        }, name, ObjectParser.ValueType.VALUE_OBJECT_ARRAY);
+    }
+
+    /**
+     * Parses the query body; leaves the parser on its closing END_OBJECT. Malformed JSON, unknown fields and values of the
+     * wrong type are {@link org.elasticsearch.xcontent.XContentParseException}s with their location, naming the field;
+     * invalid values and combinations are {@link ParsingException}s naming the parameter.
+     */
+    public static SimHashQueryBuilder fromXContent(XContentParser parser) throws IOException {
+        Body body = PARSER.parse(parser, null);
+        if (body.field == null) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query requires [field]");
         }
-        int inputs = (hash != null ? 1 : 0) + (text != null ? 1 : 0) + (like != null ? 1 : 0);
+        int inputs = (body.hash != null ? 1 : 0) + (body.text != null ? 1 : 0) + (body.like != null ? 1 : 0);
         if (inputs != 1) {
             throw new ParsingException(parser.getTokenLocation(),
                 "[" + NAME + "] query requires exactly one of [hash], [text] or [like], got " + inputs);
         }
-        if (text == null && !options.isEmpty()) {
+        if (body.text == null && !body.options.isEmpty()) {
             throw new ParsingException(parser.getTokenLocation(),
-                "[" + NAME + "] " + options.keySet().stream().map(o -> "[" + o + "]").toList() + " only apply to [text]");
+                "[" + NAME + "] " + body.options.keySet().stream().map(o -> "[" + o + "]").toList() + " only apply to [text]");
         }
-        if (include != null && like == null) {
+        if (body.include != null && body.like == null) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [include] only applies to [like]");
         }
-        SimHashQueryBuilder builder = new SimHashQueryBuilder(field);
+        SimHashQueryBuilder builder = new SimHashQueryBuilder(body.field);
         try {
-            if (hash != null) {
-                builder.hash(hash);
-            } else if (text != null) {
-                builder.text(text).textOptions(options);
+            if (body.hash != null) {
+                builder.hash(body.hash);
+            } else if (body.text != null) {
+                builder.text(body.text).textOptions(body.options);
             } else {
-                builder.like(like).include(include != null && include);
+                builder.like(body.like).include(body.include != null && body.include);
             }
-            builder.maxDistance(maxDistance).k(k).filter(filter);
+            builder.maxDistance(body.maxDistance).k(body.k).filter(body.filter);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage(), e);
         }
-        return builder.boost(boost).queryName(queryName);
+        return builder.boost(body.boost).queryName(body.queryName);
     }
 
     static long parseHash(String value) {
@@ -419,33 +437,25 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         }
     }
 
+    /** {@code like}: a document id, or an object with {@code id} and optionally {@code index} and {@code routing}. */
     private static Like parseLike(XContentParser parser) throws IOException {
-        String index = null;
-        String id = null;
-        String routing = null;
-        String current = null;
-        XContentParser.Token token;
-        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
-            if (token == XContentParser.Token.FIELD_NAME) {
-                current = parser.currentName();
-            } else if (token.isValue() && "index".equals(current)) {
-                index = parser.text();
-            } else if (token.isValue() && "id".equals(current)) {
-                id = parser.text();
-            } else if (token.isValue() && "routing".equals(current)) {
-                routing = parser.text();
-            } else {
-                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [like] does not support [" + current + "]");
+        XContentParser.Token token = parser.currentToken();
+        if (token == XContentParser.Token.START_OBJECT) {
+            LikeBody like = LIKE_PARSER.parse(parser, null);
+            if (like.id == null) {
+                throw new IllegalArgumentException("[" + LIKE.getPreferredName() + "] requires [id]");
             }
+            return new Like(like.index, like.id, like.routing);
         }
-        if (id == null) {
-            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [like] requires [id]");
+        if (token == XContentParser.Token.START_ARRAY || token == XContentParser.Token.VALUE_NULL) {
+            throw new IllegalArgumentException("[" + LIKE.getPreferredName() + "] must be a document id or an object with [id], got ["
+                + token + "]");
         }
-        return new Like(index, id, routing);
+        return new Like(null, parser.text(), null);
     }
 
     /** This query with every parameter, waiting for {@code likeSupplier} (null: none). */
-    private SimHashQueryBuilder copy(Supplier<LikedDocument> supplier) {
+    private SimHashQueryBuilder copy(Supplier<LikeFetcher.Liked> supplier) {
         SimHashQueryBuilder c = new SimHashQueryBuilder(field, supplier);
         c.hash = hash;
         c.text = text;
@@ -461,7 +471,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     }
 
     /** The query for the fetched liked document: its hash, leaving the document out unless {@code include}. */
-    private SimHashQueryBuilder withLiked(LikedDocument liked) {
+    private SimHashQueryBuilder withLiked(LikeFetcher.Liked liked) {
         SimHashQueryBuilder b = copy(null);
         b.hash = liked.hash();
         b.like = null;
@@ -476,13 +486,13 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     @Override
     protected QueryBuilder doRewrite(QueryRewriteContext context) throws IOException {
         if (likeSupplier != null) {
-            LikedDocument liked = likeSupplier.get();
+            LikeFetcher.Liked liked = likeSupplier.get();
             return liked == null ? this : withLiked(liked);
         }
         if (like != null && hash == null) {
-            SetOnce<LikedDocument> fetched = new SetOnce<>();
-            Like ref = like;
-            context.registerAsyncAction((client, listener) -> fetchLike(client, ref, listener.map(liked -> {
+            SetOnce<LikeFetcher.Liked> fetched = new SetOnce<>();
+            LikeFetcher fetcher = new LikeFetcher(field, like);
+            context.registerAsyncAction((client, listener) -> fetcher.fetch(client, listener.map(liked -> {
                 fetched.set(liked);
                 return null;
             })));
@@ -495,80 +505,6 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
             }
         }
         return super.doRewrite(context);
-    }
-
-    /**
-     * The liked document's fingerprint. With an index: a realtime GET, whose {@code _source} gives it when the processor
-     * wrote it there as a number; otherwise (source disabled or filtered, a hash sent as a string) it is read from doc
-     * values, the way the query reads every other document's fingerprint. Without an index: from doc values, through a
-     * search for the id in every index.
-     */
-    private void fetchLike(Client client, Like ref, ActionListener<LikedDocument> listener) {
-        String hashPath = FingerprintFields.hashPath(field);
-        if (ref.index() == null) {
-            fetchLikeFromDocValues(client, ref, new String[0], listener);
-            return;
-        }
-        GetRequest get = new GetRequest(ref.index(), ref.id()).routing(ref.routing()).preference("_local")
-            .fetchSourceContext(FetchSourceContext.of(true, new String[] { hashPath }, null));
-        client.get(get, ActionListener.wrap(response -> {
-            if (!response.isExists()) {
-                throw new ResourceNotFoundException("[like] document " + ref.describe() + " not found");
-            }
-            Long fromSource = numericHash(response.isSourceEmpty() ? null : response.getSourceAsMap(), hashPath);
-            if (fromSource != null) {
-                listener.onResponse(new LikedDocument(fromSource, response.getIndex()));
-            } else {
-                fetchLikeFromDocValues(client, ref, new String[] { ref.index() }, listener);
-            }
-        }, listener::onFailure));
-    }
-
-    private void fetchLikeFromDocValues(Client client, Like ref, String[] indices, ActionListener<LikedDocument> listener) {
-        String hashPath = FingerprintFields.hashPath(field);
-        // a simhash field holds the fingerprint in its own doc values, the object form in [hash]; the name that is not a
-        // field of the index is ignored by docvalue_fields
-        SearchRequest search = new SearchRequest(indices).routing(ref.routing()).source(new SearchSourceBuilder()
-            .query(new IdsQueryBuilder().addIds(ref.id())).size(2).fetchSource(false).docValueField(hashPath)
-            .docValueField(field, "long"));
-        client.search(search, listener.map(response -> {
-            SearchHit[] hits = response.getHits().getHits();
-            if (hits.length == 0) {
-                if (indices.length > 0) {
-                    // the realtime GET found it: it exists but is not searchable yet, and its _source has no fingerprint
-                    throw new IllegalArgumentException("[like] document " + ref.describe() + " is not searchable yet, so its fingerprint "
-                        + "cannot be read from the doc values of [" + field + "] (refresh the index)");
-                }
-                throw new ResourceNotFoundException("[like] document " + ref.describe() + " not found in any index");
-            }
-            if (hits.length > 1) {
-                List<String> found = new ArrayList<>();
-                for (SearchHit h : hits) {
-                    found.add(h.getIndex());
-                }
-                throw new IllegalArgumentException("[like] document " + ref.describe() + " exists in several indices " + found
-                    + ": set [like.index]");
-            }
-            DocumentField values = hits[0].field(hashPath);
-            if (values == null) {
-                values = hits[0].field(field);
-            }
-            Object value = values == null || values.getValues().isEmpty() ? null : values.getValues().get(0);
-            if (value instanceof Number n) {
-                return new LikedDocument(n.longValue(), hits[0].getIndex());
-            }
-            throw new IllegalArgumentException("[like] document " + ref.describe() + " has no fingerprint in [" + field + "]");
-        }));
-    }
-
-    /** The hash from the processor's object in _source when it is a JSON number; null otherwise (read doc values then). */
-    private static Long numericHash(Map<String, Object> source, String hashPath) {
-        Object value = source == null ? null : XContentMapValues.extractValue(hashPath, source);
-        if (value instanceof List<?> list && list.size() == 1) {
-            value = list.get(0);
-        }
-        // a string would be coerced by the long field as a decimal: leave every string to the doc values, never guess
-        return value instanceof Long || value instanceof Integer ? ((Number) value).longValue() : null;
     }
 
     @Override

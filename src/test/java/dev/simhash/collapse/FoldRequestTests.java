@@ -105,6 +105,8 @@ public class FoldRequestTests extends ESTestCase {
         assertEquals(r.size(), copy.size());
         assertEquals(r.search().source(), copy.search().source());
         assertArrayEquals(r.search().indices(), copy.search().indices());
+        assertArrayEquals("authorized like the search", new String[] { "news" }, copy.indices());
+        assertEquals(r.indicesOptions(), copy.indicesOptions());
         CancellableTask task = (CancellableTask) r.createTask(1, "transport", FoldAction.NAME, TaskId.EMPTY_TASK_ID, Map.of());
         assertThat(task.getDescription(), containsString("simhash fold field[fp], max_distance[5], window[100]"));
     }

@@ -18,6 +18,7 @@ import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.index.query.TermQueryBuilder;
 import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.test.AbstractQueryTestCase;
+import org.elasticsearch.xcontent.XContentParseException;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -26,6 +27,7 @@ import java.util.Map;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.instanceOf;
+import static org.hamcrest.Matchers.startsWith;
 
 /**
  * Elasticsearch's query-builder contract: JSON and wire round trips, equals/hashCode, unknown
@@ -110,12 +112,16 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         assertEquals(new SimHashQueryBuilder.Like("news", "42", "r"), like.like());
     }
 
-    public void testInvalidInputNamesTheParameter() {
-        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": \"nothex\"}}", "[hash]");
-        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": 65}}", "[max_distance] must be between 0 and 64");
-        assertParseError("{\"simhash\": {\"hash\": 1}}", "requires [field]");
-        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"like\": \"x\"}}", "exactly one of");
-        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"nope\": 1}}", "does not support [nope]");
+    /** Invalid values and combinations: a parsing error naming the parameter, as before the parser used ObjectParser. */
+    public void testInvalidValuesNameTheParameter() {
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": 65}}",
+            "[simhash] [max_distance] must be between 0 and 64, got [65]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"k\": 0}}", "[simhash] [k] must be between 1 and 10000, got [0]");
+        assertParseError("{\"simhash\": {\"hash\": 1}}", "[simhash] query requires [field]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"like\": \"x\"}}",
+            "[simhash] query requires exactly one of [hash], [text] or [like], got 2");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"shingle_size\": 2}}", "[simhash] [[shingle_size]] only apply to [text]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"include\": true}}", "[simhash] [include] only applies to [like]");
         assertParseError("{\"simhash\": {\"field\": \"fp\", \"text\": \"x\", \"min_features\": 0}}", "[min_features]");
     }
 
@@ -123,6 +129,66 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         Exception e = expectThrows(Exception.class, () -> parseQuery(json));
         assertThat(e, instanceOf(ParsingException.class));
         assertThat(e.getMessage(), containsString(message));
+    }
+
+    /**
+     * Malformed JSON, unknown fields and values of the wrong type: an XContentParseException with the line and column,
+     * naming the field; the cause says what is wrong with the value.
+     */
+    public void testSyntaxErrorsCarryTheirLocationAndNameTheField() {
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1,\n \"nope\": 1}}", 2, "[simhash] unknown field [nope]", null);
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": \"nothex\"}}", 1, "[simhash] failed to parse field [hash]",
+            "[hash] expected a fingerprint as 16 hex digits or a signed 64-bit integer, got [nothex]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": [1, 2]}}", 1, "[simhash] failed to parse field [hash]",
+            "[hash] must be a single value, got [START_ARRAY]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": \"far\"}}", 1,
+            "[simhash] failed to parse field [max_distance]", "[max_distance]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": 3.5}}", 1,
+            "[simhash] failed to parse field [max_distance]", "[max_distance]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"boost\": \"high\"}}", 1, "[simhash] failed to parse field [boost]",
+            "[boost]");
+        assertLocated("{\"simhash\": {\"field\": {\"name\": \"fp\"}, \"hash\": 1}}", 1, "[simhash] failed to parse field [field]",
+            "[field] must be a single value, got [START_OBJECT]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"filter\": \"x\"}}", 1, "[simhash] failed to parse field [filter]",
+            "[filter] must be a query object, got [VALUE_STRING]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"like\": {\"id\": \"1\", \"idx\": \"a\"}}}", 1,
+            "[simhash] failed to parse field [like]", "[like] unknown field [idx]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"like\": {\"index\": \"a\"}}}", 1, "[simhash] failed to parse field [like]",
+            "[like] requires [id]");
+        XContentParseException truncated = expectThrows(XContentParseException.class,
+            () -> parseQuery("{\"simhash\": {\"field\": \"fp\", \"hash\": "));
+        assertThat(truncated.getMessage(), startsWith("[1:"));
+    }
+
+    private void assertLocated(String json, int line, String message, String cause) {
+        XContentParseException e = expectThrows(XContentParseException.class, () -> parseQuery(json));
+        assertThat(json, e.getMessage(), startsWith("[" + line + ":"));
+        assertEquals(json, line, e.getLineNumber());
+        assertThat(json, e.getMessage(), containsString(message));
+        if (cause != null) {
+            assertThat(json, e.getCause().getMessage(), containsString(cause));
+        }
+    }
+
+    /** Every input form that was accepted before the parser used ObjectParser still is. */
+    public void testAcceptsEveryInputForm() throws IOException {
+        SimHashQueryBuilder b = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "hash": "1", "max_distance": 5, "k": 3, "boost": "2", "_name": "n",
+              "filter": {"term": {"tag": "a"}}}}""");
+        assertEquals(1L, (long) b.hash());
+        assertEquals(5, (int) b.maxDistance());
+        assertEquals(3, (int) b.k());
+        assertEquals(2f, b.boost(), 0f);
+        assertEquals("n", b.queryName());
+        assertEquals(new TermQueryBuilder("tag", "a"), b.filter());
+        SimHashQueryBuilder text = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "text": "news story", "shingle_size": "2", "analyzer": "standard"}}""");
+        assertEquals("news story", text.text());
+        assertEquals(Map.of("shingle_size", 2, "analyzer", "standard"), text.textOptions());
+        SimHashQueryBuilder like = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "like": "42", "include": "true"}}""");
+        assertEquals(new SimHashQueryBuilder.Like(null, "42", null), like.like());
+        assertTrue(like.include());
     }
 
     /** A leaf query has no nesting of its own (the inherited check is skipped); it must nest inside compound queries. */
