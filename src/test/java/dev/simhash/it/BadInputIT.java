@@ -170,6 +170,10 @@ class BadInputIT {
         query("like empty id", "\"field\": \"simhash\", \"like\": \"\"", "[like]");
         query("field is a text field", "\"field\": \"body\", \"hash\": 1", "[field]");
         query("boost word", "\"field\": \"simhash\", \"hash\": 1, \"boost\": \"high\"", "[boost]");
+        // syntax errors carry their line and column (the query starts at column 25 of the body)
+        query("unknown parameter, located", "\"field\": \"simhash\", \"hash\": 1, \"distance\": 3",
+            "[1:55] [simhash] unknown field [distance]");
+        query("wrong type, located", "\"field\": \"simhash\", \"hash\": [1]", "[simhash] failed to parse field [hash]");
 
         String p = "\"lang\": \"simhash\", \"source\": ";
         script("unknown source", "{" + p + "\"cosine\", \"params\": {\"field\": \"simhash\", \"hash\": 1}}", "[cosine]");
@@ -205,6 +209,12 @@ class BadInputIT {
         cases.add(new Case("report: query not an object", "POST", report, "{\"field\": \"simhash\", \"query\": 5}", "[query]"));
         cases.add(new Case("report: unknown parameter", "POST", report, "{\"field\": \"simhash\", \"k\": 3}", "[k]"));
         cases.add(new Case("report: body not an object", "POST", report, "[1, 2]", "body"));
+        cases.add(new Case("report: unknown parameter, located", "POST", report, "{\"field\": \"simhash\", \"k\": 3}",
+            "[1:22] [_simhash/duplicates] unknown field [k]"));
+        cases.add(new Case("report: wrong type, located", "POST", report, "{\"field\": \"simhash\", \"size\": [1]}",
+            "[_simhash/duplicates] failed to parse field [size]"));
+        cases.add(new Case("report: malformed JSON", "POST", report, "{\"field\": \"simhash\", \"size\": }", "[1:"));
+        cases.add(new Case("fold: unknown body key", "POST", fold + "?field=simhash", "{\"bogus\": 1}", "[bogus]"));
         cases.add(new Case("report: write_group_id on a text field", "POST", report,
             "{\"field\": \"simhash\", \"write_group_id\": \"body\"}", "[write_group_id]"));
 

@@ -261,11 +261,11 @@ class QueryIT {
         cases.put("{\"hash\": 1}", "requires [field]");
         cases.put("{\"field\": \"simhash\"}", "exactly one of [hash], [text] or [like]");
         cases.put("{\"field\": \"simhash\", \"hash\": 1, \"text\": \"x\"}", "exactly one of [hash], [text] or [like]");
-        cases.put("{\"field\": \"simhash\", \"hash\": 1, \"distance\": 3}", "does not support [distance]");
+        cases.put("{\"field\": \"simhash\", \"hash\": 1, \"distance\": 3}", "[simhash] unknown field [distance]");
         cases.put("{\"field\": \"simhash\", \"text\": \"x\", \"weighting\": \"bm25\"}", "[weighting]");
         cases.put("{\"field\": \"simhash\", \"text\": \"x\", \"shingle_size\": 99}", "[shingle_size]");
         cases.put("{\"field\": \"simhash\", \"text\": \"x\", \"analyzer\": \"nope\"}", "[analyzer] unknown analyzer [nope]");
-        cases.put("{\"field\": \"simhash\", \"like\": {\"idx\": \"a\"}}", "[like] does not support [idx]");
+        cases.put("{\"field\": \"simhash\", \"like\": {\"idx\": \"a\"}}", "[like] unknown field [idx]");
         cases.put("{\"field\": \"simhash\", \"hash\": 1, \"shingle_size\": 2}", "only apply to [text]");
         cases.put("{\"field\": \"body\", \"hash\": 1}", "[field] [body] is a [text] field");
         for (Map.Entry<String, String> c : cases.entrySet()) {
