@@ -1,5 +1,6 @@
 package dev.simhash.demo;
 
+import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.it.support.EsCluster;
 import dev.simhash.it.support.EsDistribution;
@@ -24,12 +25,11 @@ import static dev.simhash.it.support.Rest.toJson;
 
 /**
  * {@code ./run demo}: starts a real Elasticsearch node with the plugin that keeps running, loads the
- * sample corpus through the {@code simhash} pipeline and shows the near-duplicates the query finds.
+ * sample corpus into an index with a {@code simhash} field and shows the near-duplicates the query finds.
  */
 public final class Demo {
 
     static final String INDEX = "demo-docs";
-    static final String PIPELINE = "demo-simhash";
     static final String CLUSTER = "simhash-demo";
     /** Documents whose near-duplicates are shown: copies with changed words, a source line, reordered sentences; and one without any. */
     public static final List<String> SHOWCASE = List.of("zh-cpi-1", "zh-typhoon-1", "en-rates-1", "en-headphones-1", "en-ticket-13");
@@ -85,17 +85,17 @@ public final class Demo {
             Rest rest = cluster.rest();
             out.println(Step.PREFIX + "node " + url + " is green: " + describeNode(rest));
             DemoCorpus corpus = DemoCorpus.load();
-            DemoIndex index = new DemoIndex(rest, INDEX, PIPELINE);
+            DemoIndex index = new DemoIndex(rest, INDEX);
             long zh = corpus.docs().stream().filter(d -> d.lang().equals("zh")).count();
-            step.run(String.format(Locale.ROOT, "loading %d documents (%d Chinese, %d English) through pipeline %s into index %s",
-                corpus.docs().size(), zh, corpus.docs().size() - zh, PIPELINE, INDEX), () -> {
+            step.run(String.format(Locale.ROOT, "loading %d documents (%d Chinese, %d English) into index %s",
+                corpus.docs().size(), zh, corpus.docs().size() - zh, INDEX), () -> {
                     index.create();
                     index.load(corpus);
                     return null;
                 });
             out.println();
-            out.println("pipeline " + PIPELINE + ": " + toJson(DemoIndex.pipelineBody()));
-            out.println("mapping of \"" + DemoIndex.FINGERPRINT + "\": " + toJson(DemoIndex.fingerprintMapping()));
+            out.println("mapping of \"body\": " + toJson(DemoIndex.bodyMapping()) + "  (simhash-v2, the field type's default; the "
+                + "fingerprint is computed when a document is indexed)");
 
             Map<String, Long> fingerprints = index.fingerprints();
             showDocuments(corpus, index, fingerprints);
@@ -171,7 +171,7 @@ public final class Demo {
     }
 
     private void showTexts(DemoIndex index) {
-        heading("Near-duplicates of a free text: \"simhash\" query with \"text\" (fingerprinted on the node like the pipeline does)");
+        heading("Near-duplicates of a free text: \"simhash\" query with \"text\" (fingerprinted on the node with the field's options)");
         for (DemoCorpus.TextQuery q : DemoCorpus.TEXT_QUERIES) {
             out.println();
             out.println(q.lang() + " text: " + Columns.truncate(q.text(), SNIPPET_COLUMNS));
@@ -230,9 +230,11 @@ public final class Demo {
         Collections.sort(unrelated);
         out.println(String.format(Locale.ROOT, "Planted copies here are %d-%d bits apart; unrelated documents at least %d (median %d; random would be 32).",
             planted.get(0), planted.get(planted.size() - 1), unrelated.get(0), unrelated.get(unrelated.size() / 2)));
-        int defaultRadius = SimHash.DEFAULT_MAX_DISTANCE;
-        out.println(String.format(Locale.ROOT, "Short texts move several bits per edited word: the query's default max_distance (%d) would find only %d "
-            + "of the %d planted pairs.", defaultRadius, planted.stream().filter(d -> d <= defaultRadius).count(), planted.size()));
+        int defaultRadius = FingerprintSpec.LATEST.defaultMaxDistance();
+        out.println(String.format(Locale.ROOT, "These are short texts with several words edited (most planted pairs share under 80%% of their "
+            + "5-word shingles): simhash-v2's default max_distance (%d, chosen on natural near-duplicates) finds %d of the %d planted "
+            + "pairs and %d unrelated pairs; the fold above uses that default.", defaultRadius,
+            planted.stream().filter(d -> d <= defaultRadius).count(), planted.size(), unrelated.stream().filter(d -> d <= defaultRadius).count()));
         int wrong = 0;
         Map<String, Set<String>> found = index.nearDuplicatesOfEach(corpus);
         for (DemoCorpus.Doc d : docs) {
@@ -253,7 +255,7 @@ public final class Demo {
         String body = toJson(index.likeQuery(SHOWCASE.get(0)));
         out.println("curl -s -H 'Content-Type: application/json' '" + url + index.searchPath() + "' -d '" + body + "'");
         out.println("Search with your own text: replace \"like\": {...} by \"text\": \"...\". Documents you add to " + INDEX
-            + " are fingerprinted by its default pipeline.");
+            + " are fingerprinted by its simhash field.");
     }
 
     /** A path relative to the working directory (the project) when it is inside it, for shorter lines. */
