@@ -154,17 +154,15 @@ public final class Bench {
                     lb.run(d.name(), d.fingerprints(), d.queries(), radii);
                 }
                 if (o.sections().contains("indexing") && !available.isEmpty()) {
-                    log.info("== 3. indexing throughput: simhash pipeline vs plain ==");
-                    List<String> docs = new ArrayList<>();
-                    int i = 0;
-                    while (docs.size() < o.indexDocs()) {
-                        for (Corpora.Corpus c : available) {
+                    log.info("== 3. indexing throughput: simhash field type and pipeline vs plain, per corpus ==");
+                    IndexingBench ib = new IndexingBench(node, log);
+                    for (Corpora.Corpus c : available) {
+                        List<String> docs = new ArrayList<>();
+                        for (int i = 0; docs.size() < o.indexDocs(); i++) {
                             docs.add(c.docs().get(i % c.docs().size()));
                         }
-                        i++;
+                        ib.run(c.name(), docs, o.indexRounds(), 500);
                     }
-                    IndexingBench ib = new IndexingBench(node, log);
-                    ib.run(docs.subList(0, o.indexDocs()), o.indexRounds(), 500);
                     report.indexing = ib;
                 }
             }
