@@ -21,7 +21,7 @@ import java.util.Map;
 import static org.hamcrest.Matchers.containsString;
 
 /** The report's request parsing and the wire format of request and response (used when a node forwards them). */
-public class DuplicatesWireTests extends ESTestCase {
+public class DuplicatesWireTest extends ESTestCase {
 
     private final SearchModule search = new SearchModule(Settings.EMPTY, List.of());
 

@@ -21,7 +21,7 @@ import java.util.Set;
 import static org.hamcrest.Matchers.containsString;
 
 /** Compilation: the lang, script sources and contexts the engine accepts and rejects. */
-public class SimHashScriptEngineTests extends ESTestCase {
+public class SimHashScriptEngineTest extends ESTestCase {
 
     private final SimHashScriptEngine engine = new SimHashScriptEngine();
 

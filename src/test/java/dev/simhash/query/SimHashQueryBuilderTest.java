@@ -29,7 +29,7 @@ import static org.hamcrest.Matchers.instanceOf;
  * Elasticsearch's query-builder contract: JSON and wire round trips, equals/hashCode, unknown
  * fields rejected, boost and _name, and the Lucene query it builds.
  */
-public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQueryBuilder> {
+public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryBuilder> {
 
     private static final String FIELD = "fp";
 

@@ -33,7 +33,7 @@ import java.util.Map;
 import static org.apache.lucene.tests.analysis.BaseTokenStreamTestCase.assertAnalyzesTo;
 
 /** The filter, tokenizer and analyzer as Elasticsearch builds them from index settings. */
-public class SimHashAnalysisTests extends ESTestCase {
+public class SimHashAnalysisTest extends ESTestCase {
 
     private ESTestCase.TestAnalysis analysis(Settings.Builder analysisSettings) throws IOException {
         Settings settings = analysisSettings.put(Environment.PATH_HOME_SETTING.getKey(), createTempDir().toString()).build();

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Option parsing, value types and agreement with the core and the golden vectors. */
-public class SimHashProcessorTests extends ESTestCase {
+public class SimHashProcessorTest extends ESTestCase {
 
     private static final SimHashProcessor.Factory FACTORY = new SimHashProcessor.Factory(null);
 

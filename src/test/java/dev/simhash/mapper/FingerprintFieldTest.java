@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /** How the query and the scripts find fingerprints: by field type, the simhash field or the processor's object form. */
-public class FingerprintFieldTests extends ESTestCase {
+public class FingerprintFieldTest extends ESTestCase {
 
     private static Function<String, MappedFieldType> mapping(MappedFieldType... types) {
         Map<String, MappedFieldType> m = new HashMap<>();

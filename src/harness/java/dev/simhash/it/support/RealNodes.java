@@ -32,9 +32,17 @@ public final class RealNodes {
             .toAbsolutePath();
     }
 
-    /** The Elasticsearch version the plugin was built for and the nodes run (set by the build; 9.5.3 by default). */
+    /**
+     * The Elasticsearch version the plugin was built for and the nodes run: pom.xml's {@code elasticsearch.version}, passed
+     * as the system property {@code simhash.es.version} by the build (Surefire, Failsafe) and by {@code ./run}.
+     */
     public static String esVersion() {
-        return System.getProperty("simhash.es.version", "9.5.3");
+        String v = System.getProperty("simhash.es.version");
+        if (v == null || v.isBlank()) {
+            throw new IllegalStateException("system property [simhash.es.version] is not set: the build (pom.xml's"
+                + " elasticsearch.version) and ./run pass it; run through Maven or ./run");
+        }
+        return v;
     }
 
     public static Path pluginZip() throws IOException {

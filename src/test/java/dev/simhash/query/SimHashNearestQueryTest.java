@@ -33,7 +33,7 @@ import java.util.Map;
  * the same distances as the k smallest, each hit scored by its own distance; with a filter the nearest
  * are chosen among the filtered documents, an excluded document never comes back.
  */
-public class SimHashNearestQueryTests extends LuceneTestCase {
+public class SimHashNearestQueryTest extends LuceneTestCase {
 
     static final String FP = "fp";
 
@@ -54,7 +54,7 @@ public class SimHashNearestQueryTests extends LuceneTestCase {
 
     public void testKNearestEqualBruteForce() throws IOException {
         for (int round = 0; round < 5; round++) {
-            List<Long> hashes = SimHashQueryTests.corpus(random(), random().nextBoolean() ? random().nextInt(40) : 300 + random().nextInt(2000));
+            List<Long> hashes = SimHashQueryTest.corpus(random(), random().nextBoolean() ? random().nextInt(40) : 300 + random().nextInt(2000));
             Map<Integer, Long> live = new HashMap<>();
             try (Directory dir = newDirectory(); RandomIndexWriter w = new RandomIndexWriter(random(), dir)) {
                 for (int i = 0; i < hashes.size(); i++) {
@@ -72,7 +72,7 @@ public class SimHashNearestQueryTests extends LuceneTestCase {
                     IndexSearcher searcher = newSearcher(reader);
                     for (int q = 0; q < 20; q++) {
                         long query = hashes.isEmpty() || random().nextInt(3) == 0 ? random().nextLong()
-                            : SimHashQueryTests.flip(random(), hashes.get(random().nextInt(hashes.size())), random().nextInt(10));
+                            : SimHashQueryTest.flip(random(), hashes.get(random().nextInt(hashes.size())), random().nextInt(10));
                         int k = 1 + random().nextInt(random().nextBoolean() ? 5 : 60);
                         int maxRadius = random().nextInt(4) == 0 ? random().nextInt(12) : 64;
                         boolean filtered = random().nextBoolean();

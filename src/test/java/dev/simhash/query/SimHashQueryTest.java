@@ -39,7 +39,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** The Lucene query on random in-memory indices equals brute force for every radius. */
-public class SimHashQueryTests extends LuceneTestCase {
+public class SimHashQueryTest extends LuceneTestCase {
 
     static final String HASH = "fp.hash";
     static final String[] BLOCK_FIELDS = { "fp.b0", "fp.b1", "fp.b2", "fp.b3" };
@@ -223,7 +223,8 @@ public class SimHashQueryTests extends LuceneTestCase {
         }
     }
 
-    public void testTestCatchesAWrongVerifier() {
+    /** An oracle check (reported apart from the plugin's tests): the brute force above tells a wrong verifier apart. */
+    public void testOracleCatchesAWrongVerifier() {
         Map<Integer, Long> live = Map.of(1, 0L, 2, 0b1111L, 3, 0b11111L);
         Map<Integer, Integer> right = bruteForce(live, 0L, 4);
         Map<Integer, Integer> dropped = bruteForce(live, 0L, 3);

@@ -18,7 +18,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.startsWith;
 
 /** Params of the simhash scripts: required params, accepted hash forms, type errors and mapping checks. */
-public class HammingScriptParamsTests extends ESTestCase {
+public class HammingScriptParamsTest extends ESTestCase {
 
     private static Map<String, Object> params(Object... keyValues) {
         Map<String, Object> m = new HashMap<>();

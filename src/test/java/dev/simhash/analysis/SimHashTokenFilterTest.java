@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /** The filter follows the token-stream contract and emits exactly the core's fingerprint. */
-public class SimHashTokenFilterTests extends BaseTokenStreamTestCase {
+public class SimHashTokenFilterTest extends BaseTokenStreamTestCase {
 
     /** The simhash-v1 feature chain of a built-in analyzer, followed by the filter. */
     private static Analyzer chain(String featureAnalyzer, FingerprintOptions options, SimHashTokenFilter.Output output) {

@@ -10,7 +10,7 @@ import java.util.function.Function;
 import static org.hamcrest.Matchers.containsString;
 
 /** The smallest index.max_result_window of the target indices, and how the fold's window fits it. */
-public class ResultWindowTests extends ESTestCase {
+public class ResultWindowTest extends ESTestCase {
 
     private static IndexMetadata index(String name, Integer maxResultWindow) {
         var settings = indexSettings(IndexVersion.current(), 1, 0);

@@ -31,7 +31,7 @@ import static org.hamcrest.Matchers.containsString;
  * The three script contexts on a random Lucene index (random codec and segments):
  * every document's value equals the brute-force distance, including multi-valued and missing ones.
  */
-public class HammingScriptsTests extends ESTestCase {
+public class HammingScriptsTest extends ESTestCase {
 
     private static final String HASH_FIELD = "fp.hash";
     private static final NumberFieldMapper.NumberFieldType LONG =
