@@ -1,5 +1,7 @@
 package dev.simhash.bench;
 
+import dev.simhash.it.support.RealNodes;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -136,7 +138,7 @@ public final class Bench {
         boolean needNode = o.sections().contains("latency") || o.sections().contains("real") || o.sections().contains("indexing");
         if (needNode) {
             try (BenchNode node = BenchNode.start(work.resolve("node"), o.heap(), log)) {
-                report.nodeVersion = "9.5.3";
+                report.nodeVersion = RealNodes.esVersion();
                 LatencyBench lb = new LatencyBench(node, log,
                     new LatencyBench.Config(o.warmup(), o.queries() + o.warmup(), o.round(), 10, 5000));
                 report.latency = lb;

@@ -1,5 +1,7 @@
 package dev.simhash.bench;
 
+import dev.simhash.it.support.RealNodes;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -152,7 +154,8 @@ final class Report {
         md.append("| machine | ").append(machine.summary()).append(" |\n");
         md.append("| load average | at start ").append(loadStart).append("; highest 1-min value seen during the run ")
             .append(f("%.2f", loadMax)).append("; at end ").append(loadEnd).append(" |\n");
-        md.append("| node | Elasticsearch 9.5.3 (official distribution), single node on 127.0.0.1, heap ").append(o.heap())
+        md.append("| node | Elasticsearch ").append(nodeVersion == null ? RealNodes.esVersion() : nodeVersion)
+            .append(" (official distribution), single node on 127.0.0.1, heap ").append(o.heap())
             .append(", plugin installed from the zip built by this run; 1 shard, 0 replicas, force-merged to 1 segment |\n\n");
         md.append("The machine was shared with other work: compare methods within a run (they are interleaved), not absolute numbers across runs.\n\n");
 
