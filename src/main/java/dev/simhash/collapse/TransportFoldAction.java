@@ -27,6 +27,7 @@ import org.elasticsearch.transport.TransportService;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Runs the fold: checks the fingerprint field's mapping in the target indices (field capabilities), searches the first
@@ -59,7 +60,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         String[] targets = FoldRequest.targetIndices(request.search());
         if (targets == null) {
             // a point in time whose id cannot be read here: the search itself reports what is wrong with it
-            search(child, request, fold, Fingerprints.of(fold.field(), false), startNanos, listener);
+            search(child, request, fold, Fingerprints.of(fold.field(), false, Set.of()), startNanos, listener);
             return;
         }
         // the search is sent from the field-caps callback: restore the caller's context there, so it runs as the caller

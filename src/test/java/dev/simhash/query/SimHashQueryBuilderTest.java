@@ -1,0 +1,203 @@
+package dev.simhash.query;
+
+import dev.simhash.SimHashPlugin;
+import dev.simhash.compat.lucene.CompatClauses;
+import dev.simhash.core.FeatureAnalyzer;
+import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.SimHashV2;
+import dev.simhash.core.TextFingerprinter;
+import dev.simhash.core.Weighting;
+
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.Query;
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.common.compress.CompressedXContent;
+import org.elasticsearch.index.mapper.MapperService;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.index.query.TermQueryBuilder;
+import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.test.AbstractQueryTestCase;
+import org.elasticsearch.xcontent.XContentParseException;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.instanceOf;
+import static org.hamcrest.Matchers.startsWith;
+
+/**
+ * Elasticsearch's query-builder contract: JSON and wire round trips, equals/hashCode, unknown
+ * fields rejected, boost and _name, and the Lucene query it builds.
+ */
+public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryBuilder> {
+
+    private static final String FIELD = "fp";
+
+    @Override
+    protected Collection<Class<? extends Plugin>> getPlugins() {
+        return List.of(SimHashPlugin.class);
+    }
+
+    @Override
+    protected void initializeAdditionalMappings(MapperService mapperService) throws IOException {
+        mapperService.merge("_doc", new CompressedXContent("""
+            {"properties": {"fp": {"properties": {"hash": {"type": "long"}, "b0": {"type": "keyword"}, "b1": {"type": "keyword"},
+              "b2": {"type": "keyword"}, "b3": {"type": "keyword"}}}}}"""), MapperService.MergeReason.MAPPING_UPDATE);
+    }
+
+    @Override
+    protected SimHashQueryBuilder doCreateTestQueryBuilder() {
+        SimHashQueryBuilder b = new SimHashQueryBuilder(FIELD);
+        if (randomBoolean()) {
+            b.hash(randomLong());
+        } else {
+            b.text(randomFrom("近似重复检测 near duplicate detection", "news story edited twice", "搜索引擎 search engine 2024"))
+                .textOptions(randomFrom(Map.of(), Map.of("version", "v2"), Map.of("version", "v2", "min_features", 2),
+                    Map.of("analyzer", randomFrom("default", "standard", "whitespace"),
+                        "shingle_size", randomIntBetween(1, 2), "weighting", randomFrom(Weighting.values()).optionName())));
+        }
+        if (randomBoolean()) {
+            b.maxDistance(randomIntBetween(0, 64));
+        }
+        if (randomBoolean()) {
+            b.k(randomIntBetween(1, SimHashQueryBuilder.MAX_K));
+        }
+        if (randomBoolean()) {
+            b.filter(new TermQueryBuilder(KEYWORD_FIELD_NAME, randomAlphaOfLength(5)));
+        }
+        return b;
+    }
+
+    @Override
+    protected void doAssertLuceneQuery(SimHashQueryBuilder builder, Query query, SearchExecutionContext context) {
+        if (builder.k() != null) {
+            assertThat(query, instanceOf(SimHashNearestQuery.class));
+            return;
+        }
+        if (builder.filter() != null) {
+            // the filter is a clause beside the simhash query
+            assertThat(query, instanceOf(BooleanQuery.class));
+            assertEquals(2, ((BooleanQuery) query).clauses().size());
+            assertEquals(BooleanClause.Occur.FILTER, CompatClauses.occur(((BooleanQuery) query).clauses().get(1)));
+            query = CompatClauses.query(((BooleanQuery) query).clauses().get(0));
+        }
+        assertThat(query, instanceOf(SimHashQuery.class));
+        SimHashQuery q = (SimHashQuery) query;
+        long expected = builder.hash() != null ? builder.hash()
+            : builder.textSpec().version() == FingerprintSpec.Version.V2 ? SimHashV2.fingerprint(builder.text(), 1).getAsLong()
+            : new TextFingerprinter(FeatureAnalyzer.fromOption(builder.textSpec().analyzer()), builder.textSpec().options())
+                .fingerprint(builder.text()).getAsLong();
+        assertEquals(expected, q.hash());
+        // no max_distance: the object form's default, that of the version a text is fingerprinted with (v1: 3, v2: 6)
+        int radius = builder.maxDistance() != null ? builder.maxDistance()
+            : builder.hash() == null && builder.textSpec().version() == FingerprintSpec.Version.V2 ? 6 : 3;
+        assertEquals(radius, q.maxDistance());
+    }
+
+    public void testParsesHexAndSignedLongHashes() throws IOException {
+        SimHashQueryBuilder hex = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "hash": "ffffffffffffffff", "max_distance": 7}}""");
+        assertEquals(-1L, (long) hex.hash());
+        assertEquals(7, (int) hex.maxDistance());
+        SimHashQueryBuilder number = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "hash": -1}}""");
+        assertEquals(-1L, (long) number.hash());
+        assertNull(number.maxDistance());
+        SimHashQueryBuilder like = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "like": {"index": "news", "id": "42", "routing": "r"}}}""");
+        assertEquals(new SimHashQueryBuilder.Like("news", "42", "r"), like.like());
+    }
+
+    /** Invalid values and combinations: a parsing error naming the parameter, as before the parser used ObjectParser. */
+    public void testInvalidValuesNameTheParameter() {
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": 65}}",
+            "[simhash] [max_distance] must be between 0 and 64, got [65]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"k\": 0}}", "[simhash] [k] must be between 1 and 10000, got [0]");
+        assertParseError("{\"simhash\": {\"hash\": 1}}", "[simhash] query requires [field]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"like\": \"x\"}}",
+            "[simhash] query requires exactly one of [hash], [text] or [like], got 2");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"shingle_size\": 2}}", "[simhash] [[shingle_size]] only apply to [text]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"include\": true}}", "[simhash] [include] only applies to [like]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"text\": \"x\", \"min_features\": 0}}", "[min_features]");
+    }
+
+    private void assertParseError(String json, String message) {
+        Exception e = expectThrows(Exception.class, () -> parseQuery(json));
+        assertThat(e, instanceOf(ParsingException.class));
+        assertThat(e.getMessage(), containsString(message));
+    }
+
+    /**
+     * Malformed JSON, unknown fields and values of the wrong type: an XContentParseException with the line and column,
+     * naming the field; the cause says what is wrong with the value.
+     */
+    public void testSyntaxErrorsCarryTheirLocationAndNameTheField() {
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1,\n \"nope\": 1}}", 2, "[simhash] unknown field [nope]", null);
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": \"nothex\"}}", 1, "[simhash] failed to parse field [hash]",
+            "[hash] expected a fingerprint as 16 hex digits or a signed 64-bit integer, got [nothex]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": [1, 2]}}", 1, "[simhash] failed to parse field [hash]",
+            "[hash] must be a single value, got [START_ARRAY]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": \"far\"}}", 1,
+            "[simhash] failed to parse field [max_distance]", "[max_distance]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": 3.5}}", 1,
+            "[simhash] failed to parse field [max_distance]", "[max_distance]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"boost\": \"high\"}}", 1, "[simhash] failed to parse field [boost]",
+            "[boost]");
+        assertLocated("{\"simhash\": {\"field\": {\"name\": \"fp\"}, \"hash\": 1}}", 1, "[simhash] failed to parse field [field]",
+            "[field] must be a single value, got [START_OBJECT]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"filter\": \"x\"}}", 1, "[simhash] failed to parse field [filter]",
+            "[filter] must be a query object, got [VALUE_STRING]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"like\": {\"id\": \"1\", \"idx\": \"a\"}}}", 1,
+            "[simhash] failed to parse field [like]", "[like] unknown field [idx]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"like\": {\"index\": \"a\"}}}", 1, "[simhash] failed to parse field [like]",
+            "[like] requires [id]");
+        XContentParseException truncated = expectThrows(XContentParseException.class,
+            () -> parseQuery("{\"simhash\": {\"field\": \"fp\", \"hash\": "));
+        assertThat(truncated.getMessage(), startsWith("[1:"));
+    }
+
+    private void assertLocated(String json, int line, String message, String cause) {
+        XContentParseException e = expectThrows(XContentParseException.class, () -> parseQuery(json));
+        assertThat(json, e.getMessage(), startsWith("[" + line + ":"));
+        assertEquals(json, line, e.getLineNumber());
+        assertThat(json, e.getMessage(), containsString(message));
+        if (cause != null) {
+            assertThat(json, e.getCause().getMessage(), containsString(cause));
+        }
+    }
+
+    /** Every input form that was accepted before the parser used ObjectParser still is. */
+    public void testAcceptsEveryInputForm() throws IOException {
+        SimHashQueryBuilder b = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "hash": "1", "max_distance": 5, "k": 3, "boost": "2", "_name": "n",
+              "filter": {"term": {"tag": "a"}}}}""");
+        assertEquals(1L, (long) b.hash());
+        assertEquals(5, (int) b.maxDistance());
+        assertEquals(3, (int) b.k());
+        assertEquals(2f, b.boost(), 0f);
+        assertEquals("n", b.queryName());
+        assertEquals(new TermQueryBuilder("tag", "a"), b.filter());
+        SimHashQueryBuilder text = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "text": "news story", "shingle_size": "2", "analyzer": "standard"}}""");
+        assertEquals("news story", text.text());
+        assertEquals(Map.of("shingle_size", 2, "analyzer", "standard"), text.textOptions());
+        SimHashQueryBuilder like = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "like": "42", "include": "true"}}""");
+        assertEquals(new SimHashQueryBuilder.Like(null, "42", null), like.like());
+        assertTrue(like.include());
+    }
+
+    /** A leaf query has no nesting of its own (the inherited check is skipped); it must nest inside compound queries. */
+    @Override
+    public void testMaxNestedDepth() throws IOException {
+        SimHashQueryBuilder inner = createTestQueryBuilder();
+        org.elasticsearch.index.query.BoolQueryBuilder bool = new org.elasticsearch.index.query.BoolQueryBuilder().filter(
+            new org.elasticsearch.index.query.BoolQueryBuilder().must(inner));
+        org.elasticsearch.index.query.QueryBuilder parsed = parseQuery(org.elasticsearch.common.Strings.toString(bool));
+        assertEquals(bool, parsed);
+    }
+}
