@@ -63,6 +63,8 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     private IndicesOptions indicesOptions = SearchRequest.DEFAULT_INDICES_OPTIONS;
     private String field;
     private int maxDistance = DEFAULT_MAX_DISTANCE;
+    // false: the field's version default replaces DEFAULT_MAX_DISTANCE once the field is known
+    private boolean maxDistanceGiven;
     private QueryBuilder query;
     private int from;
     private int size = DEFAULT_SIZE;
@@ -82,6 +84,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         indicesOptions = IndicesOptions.readIndicesOptions(in);
         field = in.readString();
         maxDistance = in.readVInt();
+        maxDistanceGiven = in.readBoolean();
         query = in.readOptionalNamedWriteable(QueryBuilder.class);
         from = in.readVInt();
         size = in.readVInt();
@@ -97,6 +100,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         indicesOptions.writeIndicesOptions(out);
         out.writeString(field);
         out.writeVInt(maxDistance);
+        out.writeBoolean(maxDistanceGiven);
         out.writeOptionalNamedWriteable(query);
         out.writeVInt(from);
         out.writeVInt(size);
@@ -187,7 +191,15 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
 
     public DuplicatesRequest maxDistance(long maxDistance) {
         this.maxDistance = Params.checkRange("max_distance", maxDistance, 0, MAX_MAX_DISTANCE);
+        this.maxDistanceGiven = true;
         return this;
+    }
+
+    /** Without an explicit {@code max_distance}: takes the fingerprint field's default radius (its version's). */
+    void defaultMaxDistance(int defaultMaxDistance) {
+        if (!maxDistanceGiven) {
+            this.maxDistance = defaultMaxDistance;
+        }
     }
 
     public DuplicatesRequest query(QueryBuilder query) {

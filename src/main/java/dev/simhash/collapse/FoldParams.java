@@ -12,10 +12,14 @@ import java.util.function.Function;
 
 /**
  * The fold parameters, validated: the fingerprint field, the fold radius, the window of hits folded and the members
- * listed per representative; {@code windowGiven} tells an explicit {@code window} from the default.
+ * listed per representative; {@code windowGiven} tells an explicit {@code window} from the default, {@code maxDistanceGiven}
+ * an explicit {@code max_distance} from the field's default (resolved by {@link #withDefaultMaxDistance} once the field's
+ * version is known).
  */
-record FoldParams(String field, int maxDistance, int window, boolean windowGiven, int members) implements Writeable {
+record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, int window, boolean windowGiven, int members)
+    implements Writeable {
 
+    /** The radius until the field's version default replaces it (simhash-v1's, the object form's). */
     static final int DEFAULT_MAX_DISTANCE = SimHash.DEFAULT_MAX_DISTANCE;
     static final int DEFAULT_WINDOW = 100;
     static final int MAX_WINDOW = 10_000;
@@ -25,21 +29,28 @@ record FoldParams(String field, int maxDistance, int window, boolean windowGiven
     /** Reads the URL parameters ({@code param} gives a parameter's value, or null when absent). */
     static FoldParams from(Function<String, String> param) {
         String field = Params.required("field", param.apply("field"), "the fingerprint object to fold on, e.g. [simhash]");
-        int maxDistance = Params.intParam("max_distance", param.apply("max_distance"), DEFAULT_MAX_DISTANCE, 0, SimHash.BITS);
+        String maxDistanceValue = param.apply("max_distance");
+        int maxDistance = Params.intParam("max_distance", maxDistanceValue, DEFAULT_MAX_DISTANCE, 0, SimHash.BITS);
         String windowValue = param.apply("window");
         int window = Params.intParam("window", windowValue, DEFAULT_WINDOW, 1, MAX_WINDOW);
         int members = Params.intParam("members", param.apply("members"), DEFAULT_MEMBERS, 0, MAX_MEMBERS);
-        return new FoldParams(field, maxDistance, window, windowValue != null, members);
+        return new FoldParams(field, maxDistance, maxDistanceValue != null, window, windowValue != null, members);
+    }
+
+    /** These parameters with the field's default radius unless {@code max_distance} was given. */
+    FoldParams withDefaultMaxDistance(int defaultMaxDistance) {
+        return maxDistanceGiven ? this : new FoldParams(field, defaultMaxDistance, false, window, windowGiven, members);
     }
 
     static FoldParams readFrom(StreamInput in) throws IOException {
-        return new FoldParams(in.readString(), in.readVInt(), in.readVInt(), in.readBoolean(), in.readVInt());
+        return new FoldParams(in.readString(), in.readVInt(), in.readBoolean(), in.readVInt(), in.readBoolean(), in.readVInt());
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         out.writeString(field);
         out.writeVInt(maxDistance);
+        out.writeBoolean(maxDistanceGiven);
         out.writeVInt(window);
         out.writeBoolean(windowGiven);
         out.writeVInt(members);
@@ -58,6 +69,6 @@ record FoldParams(String field, int maxDistance, int window, boolean windowGiven
                 + "[index.max_result_window] of index [%s], got [%d]: the fold searches the first [window] hits; lower [window] "
                 + "or raise the index setting", limit.size(), limit.index(), window));
         }
-        return new FoldParams(field, maxDistance, limit.size(), false, members);
+        return new FoldParams(field, maxDistance, maxDistanceGiven, limit.size(), false, members);
     }
 }

@@ -106,6 +106,19 @@ public class DuplicatesWireTest extends ESTestCase {
         assertThat(none.getMessage(), startsWith("[field] is required"));
     }
 
+    public void testTheFieldsDefaultRadiusReplacesOnlyAnAbsentMaxDistance() throws IOException {
+        DuplicatesRequest absent = parse("{\"field\": \"fp\"}");
+        absent.defaultMaxDistance(6);
+        assertEquals(6, absent.maxDistance());
+        DuplicatesRequest copy = copyWriteable(parse("{\"field\": \"fp\"}"), new NamedWriteableRegistry(search.getNamedWriteables()),
+            DuplicatesRequest::new);
+        copy.defaultMaxDistance(6);
+        assertEquals("still absent after the wire", 6, copy.maxDistance());
+        DuplicatesRequest given = parse("{\"field\": \"fp\", \"max_distance\": 3}");
+        given.defaultMaxDistance(6);
+        assertEquals(3, given.maxDistance());
+    }
+
     public void testRequestRoundTripAndCancellableTask() throws IOException {
         DuplicatesRequest r = parse("{\"field\": \"fp\", \"max_distance\": 5, \"query\": {\"match_all\": {}}, \"write_group_id\": \"g\"}");
         DuplicatesRequest copy = copyWriteable(r, new NamedWriteableRegistry(search.getNamedWriteables()), DuplicatesRequest::new);

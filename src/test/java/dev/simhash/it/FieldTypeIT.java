@@ -349,6 +349,28 @@ class FieldTypeIT {
     }
 
     @Test
+    void foldAndReportDefaultToTheFieldsVersionRadius() {
+        // field caps show the version (how fold and report learn it with read privileges); the mapping's meta stays the user's
+        Rest.Answer caps = rest.ok("GET", "/" + TYPED + "/_field_caps?fields=body.simhash", null);
+        Map<String, Object> capsFields = caps.at("fields");
+        assertEquals(List.of("v2"), new Rest.Answer(200, toJson(capsFields.get("body.simhash"))).at("simhash.meta.simhash_version"),
+            caps.toString());
+        Rest.Answer mapping = rest.ok("GET", "/" + TYPED + "/_mapping", null);
+        assertNull(mapping.at(TYPED + ".mappings.properties.body.fields.simhash.meta"), mapping.toString());
+        String search = toJson(Map.of("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")), "size", 100));
+        Rest.Answer byDefault = rest.ok("POST", "/" + TYPED + "/_simhash/fold?field=body.simhash", search);
+        assertEquals(6, ((Number) byDefault.at("simhash_fold.max_distance")).intValue(), byDefault.toString());
+        assertEquals(folds(rest.ok("POST", "/" + TYPED + "/_simhash/fold?field=body.simhash&max_distance=6", search)), folds(byDefault));
+        // the object form keeps simhash-v1's radius
+        Rest.Answer object = rest.ok("POST", "/" + OBJECT + "/_simhash/fold?field=simhash", search);
+        assertEquals(3, ((Number) object.at("simhash_fold.max_distance")).intValue(), object.toString());
+        Rest.Answer report = rest.ok("POST", "/" + TYPED + "/_simhash/duplicates", toJson(Map.of("field", "all_fp")));
+        assertEquals(6, ((Number) report.at("max_distance")).intValue(), report.toString());
+        assertEquals(groups(rest.ok("POST", "/" + TYPED + "/_simhash/duplicates", toJson(Map.of("field", "all_fp", "max_distance", 6)))),
+            groups(report));
+    }
+
+    @Test
     void inputFingerprintTakesHexAndSignedLongs() {
         rest.ok("PUT", "/ft-fingerprints", """
             {"mappings": {"properties": {"fp": {"type": "simhash", "input": "fingerprint"}}}}""");
