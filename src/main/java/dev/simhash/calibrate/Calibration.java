@@ -109,6 +109,9 @@ public final class Calibration {
         random.put("mean_distance", round(pairs.meanDistance()));
         random.put("sd_distance", round(pairs.sdDistance()));
         random.put("resolution", pairs.resolution());
+        random.put("related_pairs_within_" + MAX_K, pairs.relatedWithin(MAX_K));
+        random.put("related", "texts with a word-bigram Jaccard similarity of at least " + TextSimilarity.RELATED_JACCARD
+            + ": near-duplicates already in the data, not false matches");
         List<Long> histogram = new ArrayList<>();
         for (int d = 0; d <= 64; d++) {
             histogram.add(pairs.atDistance(d));
@@ -133,6 +136,7 @@ public final class Calibration {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("k", k);
             m.put("random_pairs_within", pairs.within(k));
+            m.put("related_pairs_within", pairs.relatedWithin(k));
             m.put("observed_false_match_rate", pairs.observedRate(k));
             double estimated = pairs.estimatedRate(k);
             m.put("estimated_false_match_rate", Double.isNaN(estimated) ? null : estimated);
@@ -169,12 +173,12 @@ public final class Calibration {
             w.add("fewer than 2 sampled documents have a fingerprint: no pair to compare");
         }
         if (k < 0 && pairs.pairs() > 0) {
-            w.add(String.format(Locale.ROOT, "even identical fingerprints (k = 0) are shared by %s of the random pairs, above the "
-                + "target %s: the sample is full of duplicates; raise [max_false_match_rate] or deduplicate exact copies first",
+            w.add(String.format(Locale.ROOT, "even identical fingerprints (k = 0) are shared by %s of the random pairs whose "
+                + "texts are not near-duplicates, above the target %s; raise [max_false_match_rate] or [sample_size]",
                 num(pairs.observedRate(0)), num(target)));
         }
         if (k >= 0 && "estimate".equals(from(k))) {
-            w.add(String.format(Locale.ROOT, "no random pair of the sample is within %d bits; its %d pairs can show rates down to %s "
+            w.add(String.format(Locale.ROOT, "no unrelated pair of the sample is within %d bits; its %d pairs can show rates down to %s "
                 + "only, so the false-match rate at the recommended radius is an estimate (normal approximation of the distance "
                 + "distribution, mean %.1f, sd %.2f): real tails are often heavier; raise [sample_size] to observe more pairs",
                 k, pairs.pairs(), num(pairs.resolution()), pairs.meanDistance(), pairs.sdDistance()));

@@ -2,22 +2,37 @@ package dev.simhash.calibrate;
 
 /**
  * The Hamming distances of all pairs of a sample of fingerprints: how often two documents picked at random are within
- * k bits of each other by chance. Where the sample shows no such pair, a normal approximation of the distance
- * distribution (fitted to the sample's mean and standard deviation) gives an estimate, labelled as such.
+ * k bits of each other by chance. Pairs whose texts are near-duplicates of each other ({@link Related}) are counted
+ * apart: they are the matches a radius is for, not false ones. Where the sample shows no false match, a normal
+ * approximation of the distance distribution (fitted to the sample's mean and standard deviation) gives an estimate,
+ * labelled as such.
  */
 public final class RandomPairs {
 
+    /** Whether the documents at positions i and j are related (e.g. their texts are near-duplicates). */
+    @FunctionalInterface
+    public interface Related {
+        boolean test(int i, int j);
+
+        Related NONE = (i, j) -> false;
+    }
+
     private final long pairs;
     private final long[] histogram = new long[65];
+    private final long[] related = new long[65];
     private final double mean;
     private final double sd;
 
-    private RandomPairs(long[] fingerprints) {
+    private RandomPairs(long[] fingerprints, Related relatedPair, int maxChecked) {
         int n = fingerprints.length;
         for (int i = 0; i < n; i++) {
             long a = fingerprints[i];
             for (int j = i + 1; j < n; j++) {
-                histogram[Long.bitCount(a ^ fingerprints[j])]++;
+                int d = Long.bitCount(a ^ fingerprints[j]);
+                histogram[d]++;
+                if (d <= maxChecked && relatedPair.test(i, j)) {
+                    related[d]++;
+                }
             }
         }
         pairs = (long) n * (n - 1) / 2;
@@ -31,9 +46,17 @@ public final class RandomPairs {
         sd = pairs == 0 ? Double.NaN : Math.sqrt(Math.max(0, sumSq / pairs - mean * mean));
     }
 
-    /** Every pair of the given fingerprints (each unordered pair once). */
+    /** Every pair of the given fingerprints (each unordered pair once), none of them related. */
     public static RandomPairs of(long[] fingerprints) {
-        return new RandomPairs(fingerprints);
+        return new RandomPairs(fingerprints, Related.NONE, -1);
+    }
+
+    /**
+     * Every pair of the given fingerprints; pairs within {@code maxChecked} bits are asked whether they are related, and
+     * related ones do not count as false matches.
+     */
+    public static RandomPairs of(long[] fingerprints, Related related, int maxChecked) {
+        return new RandomPairs(fingerprints, related, maxChecked);
     }
 
     public long pairs() {
@@ -54,6 +77,15 @@ public final class RandomPairs {
         return c;
     }
 
+    /** Related pairs within k bits (only pairs within the checked distance are ever related). */
+    public long relatedWithin(int k) {
+        long c = 0;
+        for (int d = 0; d <= Math.min(k, 64); d++) {
+            c += related[d];
+        }
+        return c;
+    }
+
     public double meanDistance() {
         return mean;
     }
@@ -62,9 +94,9 @@ public final class RandomPairs {
         return sd;
     }
 
-    /** The share of the sample's pairs within k bits; 0 when there are no pairs. */
+    /** The share of the sample's pairs that are within k bits and not related: false matches; 0 when there are no pairs. */
     public double observedRate(int k) {
-        return pairs == 0 ? 0 : (double) within(k) / pairs;
+        return pairs == 0 ? 0 : (double) (within(k) - relatedWithin(k)) / pairs;
     }
 
     /** The smallest non-zero rate the sample can show: one pair in all of them. */

@@ -48,6 +48,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -200,8 +201,18 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             // the order of the seeded random scores (ties by index and id): the edited documents are the first of them
             List<Sampled> docs = new ArrayList<>(sampled);
             docs.sort(Comparator.comparingDouble((Sampled s) -> -s.score()).thenComparing(Sampled::index).thenComparing(Sampled::id));
-            long[] fingerprints = docs.stream().filter(d -> d.stored() != null).mapToLong(Sampled::stored).toArray();
-            RandomPairs pairs = RandomPairs.of(fingerprints);
+            List<Sampled> withFp = docs.stream().filter(d -> d.stored() != null).toList();
+            long[] fingerprints = withFp.stream().mapToLong(Sampled::stored).toArray();
+            // pairs close enough to matter are checked for texts that are near-duplicates already (not false matches)
+            List<Set<String>> shingles = new ArrayList<>(Collections.nCopies(withFp.size(), null));
+            RandomPairs.Related related = (i, j) -> {
+                if (withFp.get(i).text() == null || withFp.get(j).text() == null) {
+                    return false;
+                }
+                return TextSimilarity.jaccard(shingles(shingles, withFp, i), shingles(shingles, withFp, j))
+                    >= TextSimilarity.RELATED_JACCARD;
+            };
+            RandomPairs pairs = RandomPairs.of(fingerprints, related, Calibration.MAX_K);
             task.ensureNotCancelled();
 
             TextEdits.Vocabulary vocabulary = new TextEdits.Vocabulary();
@@ -334,6 +345,15 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             }
             return ft;
         }
+    }
+
+    private static Set<String> shingles(List<Set<String>> cache, List<Sampled> docs, int i) {
+        Set<String> s = cache.get(i);
+        if (s == null) {
+            s = TextSimilarity.shingles(docs.get(i).text());
+            cache.set(i, s);
+        }
+        return s;
     }
 
     /** The number of distinct features the fingerprinter takes from the text. */

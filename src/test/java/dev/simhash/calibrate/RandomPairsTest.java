@@ -49,6 +49,19 @@ class RandomPairsTest {
     }
 
     @Test
+    void relatedPairsAreNotFalseMatches() {
+        // the pair (0, 1) at distance 1 is related; (2, 3) at distance 2 too, but it is beyond the checked distance 1
+        RandomPairs p = RandomPairs.of(FOUR, (i, j) -> i == 0 && j == 1 || i == 2 && j == 3, 1);
+        assertEquals(2, p.within(1));
+        assertEquals(1, p.relatedWithin(1));
+        assertEquals(1, p.relatedWithin(64));
+        assertEquals(1.0 / 6, p.observedRate(1), 1e-12);
+        assertEquals(3.0 / 6, p.observedRate(2), 1e-12);
+        // the distance distribution (and so the estimate) is that of all pairs
+        assertEquals(13.0 / 6, p.meanDistance(), 1e-12);
+    }
+
+    @Test
     void noPairsOrOneDistance() {
         RandomPairs none = RandomPairs.of(new long[] { 42 });
         assertEquals(0, none.pairs());
