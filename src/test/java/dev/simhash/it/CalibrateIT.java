@@ -12,10 +12,15 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -240,27 +245,27 @@ class CalibrateIT {
         assertTrue(((Number) byK.get(8).get("related_pairs_within")).intValue() >= 5, byK.get(8).toString());
     }
 
-    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile(
+    private static final Pattern WORD = Pattern.compile(
         "[\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}]|[\\p{L}\\p{N}\\p{M}&&[^\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}]]+");
 
     /** Lowercased word bigrams (Han characters are words), the test's own. */
-    static java.util.Set<String> bigrams(String text) {
+    static Set<String> bigrams(String text) {
         List<String> words = new ArrayList<>();
-        java.util.regex.Matcher m = WORD.matcher(text.toLowerCase(java.util.Locale.ROOT));
+        Matcher m = WORD.matcher(text.toLowerCase(Locale.ROOT));
         while (m.find()) {
             words.add(m.group());
         }
-        java.util.Set<String> out = new java.util.HashSet<>();
+        Set<String> out = new HashSet<>();
         for (int i = 1; i < words.size(); i++) {
             out.add(words.get(i - 1) + " " + words.get(i));
         }
         return out;
     }
 
-    static double jaccard(java.util.Set<String> a, java.util.Set<String> b) {
-        java.util.Set<String> union = new java.util.HashSet<>(a);
+    static double jaccard(Set<String> a, Set<String> b) {
+        Set<String> union = new HashSet<>(a);
         union.addAll(b);
-        java.util.Set<String> common = new java.util.HashSet<>(a);
+        Set<String> common = new HashSet<>(a);
         common.retainAll(b);
         return union.isEmpty() ? 0 : (double) common.size() / union.size();
     }
