@@ -56,11 +56,7 @@ public final class EditRecall {
 
     /** Copies within k bits of their original. */
     public long within(int k) {
-        long c = 0;
-        for (int d = 0; d <= Math.min(k, 64); d++) {
-            c += histogram[d];
-        }
-        return c;
+        return RandomPairs.upTo(histogram, k);
     }
 
     /** The share of copies within k bits of their original: the recall of radius k; NaN without copies. */

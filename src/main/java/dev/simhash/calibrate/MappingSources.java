@@ -24,11 +24,9 @@ public final class MappingSources {
 
     /** Looks up {@code field} (full dotted name) in {@code mapping}. */
     public static Found find(Map<String, Object> mapping, String field) {
-        Map<String, Object>[] own = new Map[1];
-        String[] parent = new String[1];
-        List<String> copiedFrom = new ArrayList<>();
-        walk(properties(mapping), "", field, own, parent, copiedFrom);
-        return new Found(own[0], parent[0], copiedFrom);
+        Walk walk = new Walk(field);
+        walk.properties(properties(mapping), "");
+        return new Found(walk.own, walk.parent, walk.copiedFrom);
     }
 
     private static Map<String, Object> properties(Map<String, Object> node) {
@@ -40,34 +38,45 @@ public final class MappingSources {
         return o instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
     }
 
-    private static void walk(Map<String, Object> properties, String prefix, String field, Map<String, Object>[] own, String[] parent,
-                             List<String> copiedFrom) {
-        if (properties == null) {
-            return;
+    /** One look-up: what it has found so far. */
+    private static final class Walk {
+        private final String field;
+        private Map<String, Object> own;
+        private String parent;
+        private final List<String> copiedFrom = new ArrayList<>();
+
+        Walk(String field) {
+            this.field = field;
         }
-        for (Map.Entry<String, Object> e : properties.entrySet()) {
-            Map<String, Object> node = asMap(e.getValue());
-            if (node == null) {
-                continue;
+
+        void properties(Map<String, Object> properties, String prefix) {
+            if (properties == null) {
+                return;
             }
-            String name = prefix + e.getKey();
-            if (name.equals(field)) {
-                own[0] = node;
-            }
-            if (copiesTo(node.get("copy_to"), field)) {
-                copiedFrom.add(name);
-            }
-            Map<String, Object> multi = asMap(node.get("fields"));
-            if (multi != null) {
-                for (Map.Entry<String, Object> m : multi.entrySet()) {
-                    Map<String, Object> sub = asMap(m.getValue());
-                    if (sub != null && (name + "." + m.getKey()).equals(field)) {
-                        own[0] = sub;
-                        parent[0] = name;
+            for (Map.Entry<String, Object> e : properties.entrySet()) {
+                Map<String, Object> node = asMap(e.getValue());
+                if (node == null) {
+                    continue;
+                }
+                String name = prefix + e.getKey();
+                if (name.equals(field)) {
+                    own = node;
+                }
+                if (copiesTo(node.get("copy_to"), field)) {
+                    copiedFrom.add(name);
+                }
+                Map<String, Object> multi = asMap(node.get("fields"));
+                if (multi != null) {
+                    for (Map.Entry<String, Object> m : multi.entrySet()) {
+                        Map<String, Object> sub = asMap(m.getValue());
+                        if (sub != null && (name + "." + m.getKey()).equals(field)) {
+                            own = sub;
+                            parent = name;
+                        }
                     }
                 }
+                properties(MappingSources.properties(node), name + ".");
             }
-            walk(properties(node), name + ".", field, own, parent, copiedFrom);
         }
     }
 

@@ -70,8 +70,13 @@ public final class RandomPairs {
 
     /** Pairs within k bits (distance <= k). */
     public long within(int k) {
+        return upTo(histogram, k);
+    }
+
+    /** The sum of a distance histogram's counts at distances 0..k. */
+    static long upTo(long[] histogram, int k) {
         long c = 0;
-        for (int d = 0; d <= Math.min(k, 64); d++) {
+        for (int d = 0; d <= Math.min(k, histogram.length - 1); d++) {
             c += histogram[d];
         }
         return c;
@@ -79,11 +84,7 @@ public final class RandomPairs {
 
     /** Related pairs within k bits (only pairs within the checked distance are ever related). */
     public long relatedWithin(int k) {
-        long c = 0;
-        for (int d = 0; d <= Math.min(k, 64); d++) {
-            c += related[d];
-        }
-        return c;
+        return upTo(related, k);
     }
 
     public double meanDistance() {
