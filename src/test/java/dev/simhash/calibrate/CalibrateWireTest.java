@@ -16,7 +16,7 @@ import java.util.Map;
 import static org.hamcrest.Matchers.containsString;
 
 /** The calibration request's parsing (body and URL parameters) and the wire format of request and response. */
-public class CalibrateWireTests extends ESTestCase {
+public class CalibrateWireTest extends ESTestCase {
 
     private static CalibrateRequest parse(String json) throws IOException {
         try (XContentParser parser = JsonXContent.jsonXContent.createParser(XContentParserConfiguration.EMPTY, json)) {
