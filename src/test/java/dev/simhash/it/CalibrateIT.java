@@ -156,7 +156,9 @@ class CalibrateIT {
         assertEquals("body.simhash", a.at("field"));
         assertEquals("body", a.at("source_field"));
         assertEquals(List.of(INDEX), a.at("indices"));
-        assertEquals("v1", a.at("fingerprint.version"));
+        // the field's own options, whatever this plugin's default version is
+        assertEquals(rest.ok("GET", "/" + INDEX + "/_mapping", null).<Object>at(INDEX + ".mappings.properties.body.fields.simhash.version"),
+            a.at("fingerprint.version"));
         assertEquals(0, ((Number) a.at("seed")).intValue());
         assertEquals(docs, ((Number) a.at("sample.docs_total")).intValue());
         assertEquals(docs - 1, ((Number) a.at("sample.docs_with_fingerprint_total")).intValue());
