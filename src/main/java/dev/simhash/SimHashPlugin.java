@@ -4,6 +4,9 @@ import dev.simhash.analysis.SimHashTextAnalyzerProvider;
 import dev.simhash.analysis.SimHashTokenFilterFactory;
 import dev.simhash.analysis.SmartcnStopFilterFactory;
 import dev.simhash.analysis.SmartcnTokenizerFactory;
+import dev.simhash.calibrate.CalibrateAction;
+import dev.simhash.calibrate.RestCalibrateAction;
+import dev.simhash.calibrate.TransportCalibrateAction;
 import dev.simhash.collapse.DuplicatesAction;
 import dev.simhash.collapse.DuplicatesStatus;
 import dev.simhash.collapse.FoldAction;
@@ -88,7 +91,8 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
     @Override
     protected List<Action<?, ?>> actions() {
         return List.of(new Action<>(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class),
-            new Action<>(FoldAction.INSTANCE, TransportFoldAction.class));
+            new Action<>(FoldAction.INSTANCE, TransportFoldAction.class),
+            new Action<>(CalibrateAction.INSTANCE, TransportCalibrateAction.class));
     }
 
     @Override
@@ -101,6 +105,6 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     @Override
     protected Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature) {
-        return List.of(new RestFoldAction(clusterSupportsFeature), new RestDuplicatesAction());
+        return List.of(new RestFoldAction(clusterSupportsFeature), new RestDuplicatesAction(), new RestCalibrateAction());
     }
 }

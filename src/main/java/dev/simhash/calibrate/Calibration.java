@@ -1,0 +1,220 @@
+package dev.simhash.calibrate;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The calibration report of a sample: for each radius k, the chance that two random documents match (false-match
+ * rate) and the share of edited copies found (expected recall per edit rate), and the recommended radius: the largest
+ * k whose false-match rate stays within the target. Rendered as plain maps and lists for the response.
+ */
+public final class Calibration {
+
+    /** Radii reported: 0..MAX_K. */
+    public static final int MAX_K = 16;
+    /** Shares of words changed in the edited copies. */
+    public static final List<Double> EDIT_RATES = List.of(0.01, 0.02, 0.05, 0.10);
+    /**
+     * Below this median number of distinct features a single changed word moves a fingerprint by several bits (each
+     * feature carries 1/20 or more of the weight), so near-duplicates are found only at radii where unrelated texts
+     * match too.
+     */
+    public static final int SHORT_TEXT_FEATURES = 20;
+
+    /**
+     * What was sampled.
+     *
+     * @param docsTotal              documents in the target indices
+     * @param docsWithFingerprint    of those, documents with a fingerprint in the field
+     * @param sampled                documents in the sample
+     * @param withoutFingerprint     sampled documents without a stored fingerprint
+     * @param withText               sampled documents with text in the source field
+     * @param textWithoutFingerprint sampled texts that give no fingerprint (fewer than min_features features)
+     * @param storedMismatch         sampled documents whose stored fingerprint differs from that of their source text
+     * @param edited                 documents whose edited copies were measured
+     */
+    public record Counts(long docsTotal, long docsWithFingerprint, int sampled, int withoutFingerprint, int withText,
+                         int textWithoutFingerprint, int storedMismatch, int edited) {}
+
+    /** Medians over the edited documents' texts; NaN when there are none. */
+    public record TextSizes(double chars, double words, double features) {}
+
+    private final double target;
+    private final RandomPairs pairs;
+    private final List<EditRecall> edits;
+    private final Counts counts;
+    private final TextSizes sizes;
+    private final String sourceField;
+
+    public Calibration(double target, RandomPairs pairs, List<EditRecall> edits, Counts counts, TextSizes sizes, String sourceField) {
+        this.target = target;
+        this.pairs = pairs;
+        this.edits = List.copyOf(edits);
+        this.counts = counts;
+        this.sizes = sizes;
+        this.sourceField = sourceField;
+    }
+
+    /** The recommended radius, or -1 when even identical fingerprints (k = 0) match more random pairs than the target. */
+    public int recommendedK() {
+        return pairs.largestKWithin(target, MAX_K);
+    }
+
+    /** The median of the values; NaN for none. */
+    public static double median(List<? extends Number> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] v = values.stream().mapToDouble(Number::doubleValue).sorted().toArray();
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+
+    /** The edit rate as the response names it, e.g. {@code 5%}. */
+    static String rateName(double rate) {
+        double percent = rate * 100;
+        return (percent == Math.rint(percent) ? String.valueOf((long) percent) : String.valueOf(percent)) + "%";
+    }
+
+    private Map<String, Object> recallByRate(int k) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (EditRecall e : edits) {
+            m.put(rateName(e.rate()), round(e.recall(k)));
+        }
+        return m;
+    }
+
+    /** The report as maps and lists: {@code sample}, {@code random_pairs}, {@code edits}, {@code by_k}, {@code recommendation}, {@code warnings}. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Object> sample = new LinkedHashMap<>();
+        sample.put("docs_total", counts.docsTotal());
+        sample.put("docs_with_fingerprint_total", counts.docsWithFingerprint());
+        sample.put("sampled", counts.sampled());
+        sample.put("sampled_without_fingerprint", counts.withoutFingerprint());
+        sample.put("sampled_with_text", counts.withText());
+        sample.put("texts_without_fingerprint", counts.textWithoutFingerprint());
+        sample.put("stored_fingerprint_differs", counts.storedMismatch());
+        sample.put("edited_docs", counts.edited());
+        sample.put("median_text_chars", round(sizes.chars()));
+        sample.put("median_words", round(sizes.words()));
+        sample.put("median_features", round(sizes.features()));
+        out.put("sample", sample);
+
+        Map<String, Object> random = new LinkedHashMap<>();
+        random.put("pairs", pairs.pairs());
+        random.put("mean_distance", round(pairs.meanDistance()));
+        random.put("sd_distance", round(pairs.sdDistance()));
+        random.put("resolution", pairs.resolution());
+        random.put("related_pairs_within_" + MAX_K, pairs.relatedWithin(MAX_K));
+        random.put("related", "texts with a word-bigram Jaccard similarity of at least " + TextSimilarity.RELATED_JACCARD
+            + ": near-duplicates already in the data, not false matches");
+        List<Long> histogram = new ArrayList<>();
+        for (int d = 0; d <= 64; d++) {
+            histogram.add(pairs.atDistance(d));
+        }
+        random.put("pairs_at_distance", histogram);
+        out.put("random_pairs", random);
+
+        List<Object> editList = new ArrayList<>();
+        for (EditRecall e : edits) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("rate", rateName(e.rate()));
+            m.put("copies", e.copies());
+            m.put("mean_words_changed", round(e.meanEdits()));
+            m.put("median_distance", e.medianDistance() < 0 ? null : e.medianDistance());
+            m.put("copies_without_fingerprint", e.withoutFingerprint());
+            editList.add(m);
+        }
+        out.put("edits", editList);
+
+        List<Object> byK = new ArrayList<>();
+        for (int k = 0; k <= MAX_K; k++) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("k", k);
+            m.put("random_pairs_within", pairs.within(k));
+            m.put("related_pairs_within", pairs.relatedWithin(k));
+            m.put("observed_false_match_rate", pairs.observedRate(k));
+            double estimated = pairs.estimatedRate(k);
+            m.put("estimated_false_match_rate", Double.isNaN(estimated) ? null : estimated);
+            m.put("false_match_rate", pairs.falseMatchRate(k));
+            m.put("false_match_rate_from", from(k));
+            m.put("recall", recallByRate(k));
+            byK.add(m);
+        }
+        out.put("by_k", byK);
+
+        int k = recommendedK();
+        Map<String, Object> rec = new LinkedHashMap<>();
+        rec.put("max_false_match_rate", target);
+        rec.put("max_distance", k < 0 ? null : k);
+        if (k >= 0) {
+            rec.put("false_match_rate", pairs.falseMatchRate(k));
+            rec.put("false_match_rate_from", from(k));
+            rec.put("recall", recallByRate(k));
+        }
+        out.put("recommendation", rec);
+        out.put("warnings", warnings(k));
+        return out;
+    }
+
+    /** Where {@link RandomPairs#falseMatchRate} comes from at k: the sample's pairs, or the normal approximation. */
+    private String from(int k) {
+        double estimated = pairs.estimatedRate(k);
+        return Double.isNaN(estimated) || pairs.observedRate(k) >= estimated ? "observed" : "estimate";
+    }
+
+    private List<String> warnings(int k) {
+        List<String> w = new ArrayList<>();
+        if (pairs.pairs() == 0) {
+            w.add("fewer than 2 sampled documents have a fingerprint: no pair to compare");
+        }
+        if (k < 0 && pairs.pairs() > 0) {
+            w.add(String.format(Locale.ROOT, "even identical fingerprints (k = 0) are shared by %s of the random pairs whose "
+                + "texts are not near-duplicates, above the target %s; raise [max_false_match_rate] or [sample_size]",
+                num(pairs.observedRate(0)), num(target)));
+        }
+        if (k >= 0 && "estimate".equals(from(k))) {
+            w.add(String.format(Locale.ROOT, "no unrelated pair of the sample is within %d bits; its %d pairs can show rates down to %s "
+                + "only, so the false-match rate at the recommended radius is an estimate (normal approximation of the distance "
+                + "distribution, mean %.1f, sd %.2f): real tails are often heavier; raise [sample_size] to observe more pairs",
+                k, pairs.pairs(), num(pairs.resolution()), pairs.meanDistance(), pairs.sdDistance()));
+        }
+        if (counts.withText() == 0 && counts.sampled() > 0) {
+            w.add("no sampled document has text in [" + sourceField + "] in its _source: expected recall cannot be measured; "
+                + "name the text with [source_field]");
+        } else if (counts.edited() == 0 && counts.sampled() > 0) {
+            w.add("no sampled text of [" + sourceField + "] gives a fingerprint: expected recall cannot be measured");
+        }
+        if (counts.storedMismatch() > 0) {
+            w.add(String.format(Locale.ROOT, "%d of %d sampled documents have a stored fingerprint that differs from the fingerprint of "
+                + "[%s] alone (e.g. a copy_to target of several fields, or a document updated without its text): recall is measured "
+                + "between the text of [%s] and its edited copies", counts.storedMismatch(), counts.withText(), sourceField,
+                sourceField));
+        }
+        if (sizes.features() < SHORT_TEXT_FEATURES) {
+            w.add(String.format(Locale.ROOT, "short texts: the median text has %s distinct features (fewer than %d): one changed "
+                + "word moves its fingerprint by several bits, so near-duplicates are found only at radii where unrelated texts "
+                + "match too (compare recall and false-match rate above). For short texts such as titles or subject lines, exact "
+                + "matching on a normalised keyword (lowercased, whitespace and punctuation folded; a [term] query) or a "
+                + "set similarity over word shingles (e.g. MinHash, outside this plugin) is more reliable",
+                num(sizes.features()), SHORT_TEXT_FEATURES));
+        }
+        return w;
+    }
+
+    private static String num(double v) {
+        return String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    /** Four decimals are plenty for shares and means; NaN (nothing measured) becomes null. */
+    static Double round(double v) {
+        if (Double.isNaN(v)) {
+            return null;
+        }
+        return Math.round(v * 10_000) / 10_000.0;
+    }
+}

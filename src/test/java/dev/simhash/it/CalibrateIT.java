@@ -1,0 +1,373 @@
+package dev.simhash.it;
+
+import dev.simhash.demo.DemoCorpus;
+import dev.simhash.it.support.Fixtures;
+import dev.simhash.it.support.RealNodeExtension;
+import dev.simhash.it.support.Rest;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.simhash.it.support.Rest.toJson;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code _simhash/calibrate} on a real node: a few hundred English and Chinese texts in a {@code simhash} multi-field
+ * and a {@code copy_to} target. The random-pair distribution of a sample that covers the whole index equals the test's
+ * own brute force over the fingerprints it reads back; rates and recalls are monotone as they must be; the recommended
+ * radius keeps to the false-match target on the sample; the same seed gives the same report; bad requests are 400 or 404.
+ */
+@ExtendWith(RealNodeExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CalibrateIT {
+
+    static final String INDEX = "calib-texts";
+    static final String RATES = "1%,2%,5%,10%";
+
+    private final Rest rest;
+    /** Fingerprints of body.simhash read back from the index, by id. */
+    private final Map<String, Long> fingerprints = new LinkedHashMap<>();
+    /** The body texts, by id. */
+    private final Map<String, String> bodies = new LinkedHashMap<>();
+    private int docs;
+
+    CalibrateIT(Rest rest) {
+        this.rest = rest;
+    }
+
+    /**
+     * The demo corpus plus texts made of 3 to 6 of its sentences of one language, picked at random (seeded): related
+     * texts (shared sentences) and unrelated ones, as in real collections.
+     */
+    static List<Map<String, Object>> texts() {
+        List<DemoCorpus.Doc> demo = DemoCorpus.load().docs();
+        Map<String, List<String>> sentences = new LinkedHashMap<>();
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (DemoCorpus.Doc d : demo) {
+            out.add(Map.of("id", d.id(), "lang", d.lang(), "title", d.kind() + " " + d.id(), "body", d.body()));
+            for (String s : d.body().split("(?<=[。！？.!?])\\s*")) {
+                if (!s.isBlank()) {
+                    sentences.computeIfAbsent(d.lang(), k -> new ArrayList<>()).add(s);
+                }
+            }
+        }
+        Random r = new Random(2026);
+        for (int i = 0; i < 300; i++) {
+            String lang = i % 2 == 0 ? "en" : "zh";
+            List<String> pool = sentences.get(lang);
+            StringBuilder body = new StringBuilder();
+            int n = 3 + r.nextInt(4);
+            for (int s = 0; s < n; s++) {
+                body.append(pool.get(r.nextInt(pool.size()))).append(lang.equals("en") ? " " : "");
+            }
+            out.add(Map.of("id", "mix-" + i, "lang", lang, "title", "mix " + lang + " " + i, "body", body.toString().trim()));
+        }
+        return out;
+    }
+
+    @BeforeAll
+    void load() {
+        rest.delete("/calib-*");
+        rest.ok("PUT", "/" + INDEX, """
+            {"settings": {"number_of_shards": 2, "number_of_replicas": 0},
+             "mappings": {"properties": {"lang": {"type": "keyword"},
+               "title": {"type": "text", "copy_to": ["all_fp", "title_fp"]},
+               "body": {"type": "text", "copy_to": "all_fp", "fields": {"simhash": {"type": "simhash"}}},
+               "all_fp": {"type": "simhash"}, "title_fp": {"type": "simhash"}}}}""");
+        StringBuilder bulk = new StringBuilder();
+        List<Map<String, Object>> texts = texts();
+        for (Map<String, Object> t : texts) {
+            Map<String, Object> source = new LinkedHashMap<>(t);
+            String id = (String) source.remove("id");
+            bodies.put(id, (String) source.get("body"));
+            bulk.append(toJson(Map.of("index", Map.of("_id", id)))).append('\n').append(toJson(source)).append('\n');
+        }
+        // one document without text: no fingerprint
+        bulk.append(toJson(Map.of("index", Map.of("_id", "empty")))).append('\n').append(toJson(Map.of("lang", "en"))).append('\n');
+        Rest.Answer a = rest.bulk("/" + INDEX + "/_bulk?refresh=true", bulk.toString());
+        assertEquals(200, a.status(), a.toString());
+        assertEquals(Boolean.FALSE, a.at("errors"), a.toString());
+        docs = texts.size() + 1;
+
+        Rest.Answer read = rest.ok("POST", "/" + INDEX + "/_search", toJson(Map.of("size", 1000, "_source", false,
+            "docvalue_fields", List.of(Map.of("field", "body.simhash", "format", "long")))));
+        for (Map<String, Object> hit : read.<List<Map<String, Object>>>at("hits.hits")) {
+            @SuppressWarnings("unchecked")
+            Map<String, List<Object>> f = (Map<String, List<Object>>) hit.get("fields");
+            if (f != null && f.get("body.simhash") != null) {
+                fingerprints.put((String) hit.get("_id"), ((Number) f.get("body.simhash").get(0)).longValue());
+            }
+        }
+        assertEquals(docs - 1, fingerprints.size());
+
+        rest.ok("PUT", "/calib-object", "{\"mappings\": {\"properties\": {\"body\": {\"type\": \"text\"}, \"simhash\": " + Fixtures.FP_MAPPING
+            + "}}}");
+        rest.ok("PUT", "/calib-ready", "{\"mappings\": {\"properties\": {\"fp\": {\"type\": \"simhash\", \"input\": \"fingerprint\"}}}}");
+    }
+
+    @AfterAll
+    void drop() {
+        rest.delete("/calib-*");
+    }
+
+    Rest.Answer calibrate(String index, Map<String, Object> body) {
+        return rest.post("/" + index + "/_simhash/calibrate", toJson(body));
+    }
+
+    static Map<String, Object> body(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    static double num(Object o) {
+        return ((Number) o).doubleValue();
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> recall(Map<String, Object> row) {
+        return (Map<String, Object>) row.get("recall");
+    }
+
+    @Test
+    void wholeIndexSample() {
+        Rest.Answer a = calibrate(INDEX, body("field", "body.simhash", "sample_size", 2000));
+        System.out.println("[calibrate] " + a.body());
+        assertEquals(200, a.status(), a.toString());
+        assertEquals("body.simhash", a.at("field"));
+        assertEquals("body", a.at("source_field"));
+        assertEquals(List.of(INDEX), a.at("indices"));
+        // the field's own options, whatever this plugin's default version is
+        assertEquals(rest.ok("GET", "/" + INDEX + "/_mapping", null).<Object>at(INDEX + ".mappings.properties.body.fields.simhash.version"),
+            a.at("fingerprint.version"));
+        assertEquals(0, ((Number) a.at("seed")).intValue());
+        assertEquals(docs, ((Number) a.at("sample.docs_total")).intValue());
+        assertEquals(docs - 1, ((Number) a.at("sample.docs_with_fingerprint_total")).intValue());
+        assertEquals(docs, ((Number) a.at("sample.sampled")).intValue());
+        assertEquals(1, ((Number) a.at("sample.sampled_without_fingerprint")).intValue());
+        assertEquals(docs - 1, ((Number) a.at("sample.sampled_with_text")).intValue());
+        assertEquals(docs - 1, ((Number) a.at("sample.edited_docs")).intValue());
+        assertEquals(0, ((Number) a.at("sample.stored_fingerprint_differs")).intValue(), "a multi-field fingerprints its parent's text");
+        assertTrue(num(a.at("sample.median_features")) >= 20, a.toString());
+        assertTrue(num(a.at("sample.median_text_chars")) > 50, a.toString());
+
+        // the random pairs of a sample of the whole index are all pairs of its fingerprints: the test's own brute force
+        // and pairs within 16 bits whose bodies share at least half of their word bigrams are related, not false matches
+        long[] histogram = new long[65];
+        long[] related = new long[65];
+        List<String> ids = List.copyOf(fingerprints.keySet());
+        for (int i = 0; i < ids.size(); i++) {
+            for (int j = i + 1; j < ids.size(); j++) {
+                int d = Long.bitCount(fingerprints.get(ids.get(i)) ^ fingerprints.get(ids.get(j)));
+                histogram[d]++;
+                if (d <= 16 && jaccard(bigrams(bodies.get(ids.get(i))), bigrams(bodies.get(ids.get(j)))) >= 0.5) {
+                    related[d]++;
+                }
+            }
+        }
+        List<Long> fps = List.copyOf(fingerprints.values());
+        long pairs = (long) fps.size() * (fps.size() - 1) / 2;
+        assertEquals(pairs, ((Number) a.at("random_pairs.pairs")).longValue());
+        List<Number> atDistance = a.at("random_pairs.pairs_at_distance");
+        for (int d = 0; d <= 64; d++) {
+            assertEquals(histogram[d], atDistance.get(d).longValue(), "pairs at distance " + d);
+        }
+
+        List<Map<String, Object>> byK = a.at("by_k");
+        assertEquals(17, byK.size());
+        long within = 0;
+        long relatedWithin = 0;
+        double previousRate = -1;
+        Map<String, Object> previousRecall = null;
+        for (int k = 0; k <= 16; k++) {
+            Map<String, Object> row = byK.get(k);
+            assertEquals(k, ((Number) row.get("k")).intValue());
+            within += histogram[k];
+            relatedWithin += related[k];
+            assertEquals(within, ((Number) row.get("random_pairs_within")).longValue());
+            assertEquals(relatedWithin, ((Number) row.get("related_pairs_within")).longValue(), "related pairs within " + k);
+            assertEquals((double) (within - relatedWithin) / pairs, num(row.get("observed_false_match_rate")), 1e-12);
+            double rate = num(row.get("false_match_rate"));
+            assertTrue(rate >= num(row.get("observed_false_match_rate")));
+            assertTrue(rate >= previousRate, "the false-match rate is monotone in k: " + byK);
+            previousRate = rate;
+            Map<String, Object> recall = recall(row);
+            assertEquals(List.of(RATES.split(",")), List.copyOf(recall.keySet()));
+            // more edits, fewer copies found (within sampling noise: copies are edited independently per rate)
+            assertTrue(num(recall.get("1%")) + 0.03 >= num(recall.get("2%")), row.toString());
+            assertTrue(num(recall.get("2%")) + 0.03 >= num(recall.get("5%")), row.toString());
+            assertTrue(num(recall.get("5%")) + 0.03 >= num(recall.get("10%")), row.toString());
+            if (previousRecall != null) {
+                for (String rateName : RATES.split(",")) {
+                    assertTrue(num(recall.get(rateName)) >= num(previousRecall.get(rateName)), "recall grows with k: " + byK);
+                }
+            }
+            previousRecall = recall;
+        }
+        // far apart at the ends: 10% of the words changed moves fingerprints much more than 1%
+        assertTrue(num(recall(byK.get(3)).get("1%")) > num(recall(byK.get(3)).get("10%")) + 0.2, byK.get(3).toString());
+        assertTrue(num(recall(byK.get(16)).get("10%")) > num(recall(byK.get(0)).get("10%")), byK.toString());
+
+        // the recommendation keeps to the target on the sample; its recall is that row's
+        int k = ((Number) a.at("recommendation.max_distance")).intValue();
+        assertEquals(1e-6, num(a.at("recommendation.max_false_match_rate")), 0);
+        long withinK = 0;
+        for (int d = 0; d <= k; d++) {
+            withinK += histogram[d] - related[d];
+        }
+        assertTrue((double) withinK / pairs <= 1e-6, "k=" + k + " " + a);
+        assertTrue(num(a.at("recommendation.false_match_rate")) <= 1e-6);
+        assertEquals(recall(byK.get(k)), a.at("recommendation.recall"));
+        assertTrue(num(byK.get(Math.min(16, k + 1)).get("false_match_rate")) > 1e-6 || k == 16, byK.toString());
+        List<Map<String, Object>> edits = a.at("edits");
+        assertEquals(4, edits.size());
+        assertEquals("10%", edits.get(3).get("rate"));
+        assertEquals(docs - 1, ((Number) edits.get(3).get("copies")).intValue());
+        assertTrue(num(edits.get(3).get("mean_words_changed")) > num(edits.get(0).get("mean_words_changed")));
+        // the planted near-duplicates of the demo corpus are related pairs within a few bits
+        assertTrue(((Number) byK.get(8).get("related_pairs_within")).intValue() >= 5, byK.get(8).toString());
+    }
+
+    private static final Pattern WORD = Pattern.compile(
+        "[\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}]|[\\p{L}\\p{N}\\p{M}&&[^\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}]]+");
+
+    /** Lowercased word bigrams (Han characters are words), the test's own. */
+    static Set<String> bigrams(String text) {
+        List<String> words = new ArrayList<>();
+        Matcher m = WORD.matcher(text.toLowerCase(Locale.ROOT));
+        while (m.find()) {
+            words.add(m.group());
+        }
+        Set<String> out = new HashSet<>();
+        for (int i = 1; i < words.size(); i++) {
+            out.add(words.get(i - 1) + " " + words.get(i));
+        }
+        return out;
+    }
+
+    static double jaccard(Set<String> a, Set<String> b) {
+        Set<String> union = new HashSet<>(a);
+        union.addAll(b);
+        Set<String> common = new HashSet<>(a);
+        common.retainAll(b);
+        return union.isEmpty() ? 0 : (double) common.size() / union.size();
+    }
+
+    @Test
+    void aLooserTargetIsCheckedOnObservedPairs() {
+        Rest.Answer a = calibrate(INDEX, body("field", "body.simhash", "sample_size", 2000, "max_false_match_rate", 0.01));
+        assertEquals(200, a.status(), a.toString());
+        int k = ((Number) a.at("recommendation.max_distance")).intValue();
+        List<Map<String, Object>> byK = a.at("by_k");
+        assertTrue(num(byK.get(k).get("observed_false_match_rate")) <= 0.01, byK.get(k).toString());
+        if (k < 16) {
+            assertTrue(num(byK.get(k + 1).get("false_match_rate")) > 0.01, byK.get(k + 1).toString());
+        }
+        Rest.Answer strict = calibrate(INDEX, body("field", "body.simhash", "sample_size", 2000));
+        assertTrue(k >= ((Number) strict.at("recommendation.max_distance")).intValue(), "a looser target allows a larger radius");
+    }
+
+    @Test
+    void sameSeedSameReportOtherSeedOtherCopies() {
+        Rest.Answer a = calibrate(INDEX, body("field", "body.simhash", "seed", 42, "sample_size", 2000));
+        Rest.Answer b = rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&seed=42&sample_size=2000");
+        Rest.Answer c = calibrate(INDEX, body("field", "body.simhash", "seed", 43, "sample_size", 2000));
+        assertEquals(200, b.status(), b.toString());
+        assertEquals(a.<Object>at("by_k"), b.at("by_k"));
+        assertEquals(a.<Object>at("edits"), b.at("edits"));
+        assertEquals(a.<Object>at("random_pairs"), c.at("random_pairs"), "the whole index either way");
+        assertNotEquals(a.<Object>at("edits"), c.at("edits"), "other edits");
+    }
+
+    @Test
+    void aSmallerSample() {
+        Rest.Answer a = rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&sample_size=100&seed=7");
+        assertEquals(200, a.status(), a.toString());
+        assertEquals(100, ((Number) a.at("sample.sampled")).intValue());
+        int n = 100 - ((Number) a.at("sample.sampled_without_fingerprint")).intValue();
+        assertEquals((long) n * (n - 1) / 2, ((Number) a.at("random_pairs.pairs")).longValue());
+        // 4950 pairs can show rates down to 2e-4 only: the 1e-6 target is met by estimate, and the report says so
+        assertEquals("estimate", a.at("recommendation.false_match_rate_from"));
+        List<String> warnings = a.at("warnings");
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("raise [sample_size]")), warnings.toString());
+        Rest.Answer again = rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&sample_size=100&seed=7");
+        assertEquals(a.<Object>at("random_pairs"), again.at("random_pairs"), "the same seed samples the same documents");
+    }
+
+    @Test
+    void copyToTargets() {
+        Rest.Answer missing = calibrate(INDEX, body("field", "all_fp"));
+        assertEquals(400, missing.status(), missing.toString());
+        assertTrue(missing.body().contains("[source_field] is required"), missing.toString());
+        assertTrue(missing.body().contains("copy_to target of [body, title]") || missing.body().contains("copy_to target of [title, body]"),
+            missing.toString());
+
+        Rest.Answer named = calibrate(INDEX, body("field", "all_fp", "source_field", "body", "sample_size", 2000));
+        assertEquals(200, named.status(), named.toString());
+        assertEquals("body", named.at("source_field"));
+        // all_fp holds title + body: its stored fingerprints differ from those of the body alone, and the report says so
+        assertTrue(((Number) named.at("sample.stored_fingerprint_differs")).intValue() > docs / 2, named.toString());
+        List<String> warnings = named.at("warnings");
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("differs from the fingerprint of [body] alone")), warnings.toString());
+
+        // one source: found by itself; titles are short, and the report says what that means
+        Rest.Answer titles = calibrate(INDEX, body("field", "title_fp", "sample_size", 2000));
+        assertEquals(200, titles.status(), titles.toString());
+        assertEquals("title", titles.at("source_field"));
+        assertEquals(0, ((Number) titles.at("sample.stored_fingerprint_differs")).intValue(), titles.toString());
+        assertTrue(num(titles.at("sample.median_features")) < 20, titles.toString());
+        List<String> titleWarnings = titles.at("warnings");
+        assertTrue(titleWarnings.stream().anyMatch(w -> w.startsWith("short texts:") && w.contains("[term] query")), titleWarnings.toString());
+    }
+
+    @Test
+    void badRequests() {
+        assertError(rest.get("/" + INDEX + "/_simhash/calibrate"), 400, "[field] is required");
+        assertError(rest.post("/" + INDEX + "/_simhash/calibrate", "{}"), 400, "[field] is required");
+        assertError(rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&sample_size=1"), 400,
+            "[sample_size] must be between 2 and 10000, got [1]");
+        assertError(rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&sample_size=10001"), 400, "[sample_size]");
+        assertError(rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&sample_size=many"), 400,
+            "[sample_size] must be an integer, got [many]");
+        assertError(rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&seed=x"), 400, "[seed] must be an integer");
+        assertError(rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&max_false_match_rate=2"), 400,
+            "[max_false_match_rate] must be a number greater than 0 and less than 1, got [2.0]");
+        assertError(rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&max_false_match_rate=0"), 400,
+            "[max_false_match_rate]");
+        assertError(rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&bogus=1"), 400, "bogus");
+        assertError(calibrate(INDEX, body("field", "body.simhash", "sample_size", 0)), 400, "[sample_size] must be between 2 and 10000");
+        assertError(calibrate(INDEX, body("field", "body.simhash", "bogus", 1)), 400, "bogus");
+        assertError(calibrate(INDEX, body("field", "body.simhash", "max_false_match_rate", "often")), 400, "max_false_match_rate");
+        assertError(calibrate("calib-nope", body("field", "body.simhash")), 404, "calib-nope");
+        assertError(calibrate(INDEX, body("field", "body")), 400, "[field] [body] is a [text] field");
+        assertError(calibrate(INDEX, body("field", "nope")), 400, "[field] [nope] is not mapped");
+        assertError(calibrate("calib-object", body("field", "simhash")), 400, "is the object form of the simhash processor");
+        assertError(calibrate("calib-ready", body("field", "fp")), 400, "takes ready-made fingerprints ([input] = [fingerprint])");
+        assertError(calibrate(INDEX, body("field", "title_fp", "source_field", "nope")), 400, "[source_field] [nope] is not mapped");
+    }
+
+    private static void assertError(Rest.Answer a, int status, String message) {
+        assertEquals(status, a.status(), a.toString());
+        assertNotNull(a.body());
+        assertTrue(a.body().contains(message), "expected [" + message + "] in " + a);
+    }
+}
