@@ -11,11 +11,21 @@ import dev.simhash.collapse.RestFoldAction;
 import dev.simhash.collapse.TransportDuplicatesAction;
 import dev.simhash.compat.CompatActionPlugin;
 import dev.simhash.compat.CompatIndices;
+import dev.simhash.compat.CompatProjectCustom;
 import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.mapper.HexFormat;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.query.SimHashQueryBuilder;
 import dev.simhash.script.SimHashScriptEngine;
+import dev.simhash.weights.DeleteWeightsAction;
+import dev.simhash.weights.GetWeightsAction;
+import dev.simhash.weights.PutWeightsAction;
+import dev.simhash.weights.RestWeightsActions;
+import dev.simhash.weights.StoreWeightsAction;
+import dev.simhash.weights.TransportPutWeightsAction;
+import dev.simhash.weights.WeightsMetadata;
+import dev.simhash.weights.WeightsRegistry;
+import dev.simhash.weights.WeightsStatus;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.util.SetOnce;
@@ -38,7 +48,9 @@ import org.elasticsearch.script.ScriptContext;
 import org.elasticsearch.script.ScriptEngine;
 import org.elasticsearch.search.DocValueFormat;
 import org.elasticsearch.tasks.Task;
+import org.elasticsearch.xcontent.NamedXContentRegistry;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -50,10 +62,19 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     // the fold reads index settings (index.max_result_window) from the cluster state when a request runs
     private final SetOnce<CompatIndices> indices = new SetOnce<>();
+    // the node's feature-weight tables, followed from the cluster state once the node is built
+    private final WeightsRegistry weights = new WeightsRegistry();
 
     @Override
     protected void onIndices(CompatIndices indices) {
         this.indices.set(indices);
+    }
+
+    @Override
+    protected Collection<?> components(PluginServices services) {
+        CompatProjectCustom.Access access = CompatProjectCustom.Access.of(services);
+        weights.start(services.clusterService(), access);
+        return List.of(weights, access);
     }
 
     @Override
@@ -95,19 +116,37 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     @Override
     protected List<Action<?, ?>> actions() {
-        return List.of(new Action<>(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class));
+        return List.of(new Action<>(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class),
+            new Action<>(PutWeightsAction.INSTANCE, TransportPutWeightsAction.class),
+            new Action<>(StoreWeightsAction.INSTANCE, StoreWeightsAction.Transport.class),
+            new Action<>(GetWeightsAction.INSTANCE, GetWeightsAction.Transport.class),
+            new Action<>(DeleteWeightsAction.INSTANCE, DeleteWeightsAction.Transport.class));
     }
 
     @Override
     public List<NamedWriteableRegistry.Entry> getNamedWriteables() {
         // the report's task status, read back by _tasks from other nodes and from the .tasks index
         // and the hex format of simhash fields' doc values, sent with search results between nodes
-        return List.of(new NamedWriteableRegistry.Entry(Task.Status.class, DuplicatesStatus.NAME, DuplicatesStatus::new),
-            new NamedWriteableRegistry.Entry(DocValueFormat.class, HexFormat.NAME, in -> HexFormat.INSTANCE));
+        // and the feature-weight tables, custom metadata of the cluster state (with the status of their task)
+        List<NamedWriteableRegistry.Entry> entries = new ArrayList<>(List.of(
+            new NamedWriteableRegistry.Entry(Task.Status.class, DuplicatesStatus.NAME, DuplicatesStatus::new),
+            new NamedWriteableRegistry.Entry(DocValueFormat.class, HexFormat.NAME, in -> HexFormat.INSTANCE),
+            new NamedWriteableRegistry.Entry(Task.Status.class, WeightsStatus.NAME, WeightsStatus::new)));
+        entries.addAll(CompatProjectCustom.namedWriteables(WeightsMetadata.TYPE, WeightsMetadata::new));
+        return entries;
+    }
+
+    @Override
+    public List<NamedXContentRegistry.Entry> getNamedXContent() {
+        // the tables as persisted with the cluster state, read back when the node starts
+        return List.of(CompatProjectCustom.namedXContent(WeightsMetadata.TYPE, WeightsMetadata::fromXContent));
     }
 
     @Override
     protected Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature) {
-        return List.of(new RestFoldAction(clusterSupportsFeature, name -> indices.get().index(name)), new RestDuplicatesAction());
+        List<RestHandler> handlers = new ArrayList<>(List.of(new RestFoldAction(clusterSupportsFeature, name -> indices.get().index(name)),
+            new RestDuplicatesAction()));
+        handlers.addAll(RestWeightsActions.all());
+        return handlers;
     }
 }

@@ -224,6 +224,17 @@ public final class FeatureBag {
         return OptionalLong.of(acc.fingerprint());
     }
 
+    /**
+     * The distinct features added so far, in order of first occurrence, exactly those {@link #fingerprint()} weighs (a
+     * document shorter than one shingle: its tokens joined); what a feature-weight table is computed from.
+     */
+    public java.util.List<String> features() {
+        if (size == 0 && tokens > 0) {
+            return java.util.List.of(joinWindow());
+        }
+        return java.util.List.of(Arrays.copyOf(features, size));
+    }
+
     /** Forgets all tokens so the bag can take the next document. */
     public void reset() {
         if (slots.length > MAX_KEPT_SLOTS) {

@@ -33,7 +33,14 @@ public abstract class CompatActionPlugin extends Plugin implements ActionPlugin 
     public final Collection<?> createComponents(PluginServices services) {
         CompatIndices indices = CompatIndices.of(services);
         onIndices(indices);
-        return List.of(indices);
+        java.util.List<Object> all = new java.util.ArrayList<>(List.of(indices));
+        all.addAll(components(services));
+        return all;
+    }
+
+    /** The plugin's other components (injected into its transport actions), created once when the node is built. */
+    protected Collection<?> components(PluginServices services) {
+        return List.of();
     }
 
     /** Called once, when the node creates the plugin's components. */
