@@ -96,17 +96,19 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     @Override
     public Map<String, Mapper.TypeParser> getMappers() {
-        return Map.of(SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.PARSER);
+        return Map.of(SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.parser(weights));
     }
 
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
-        return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(parameters.analysisRegistry));
+        return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(parameters.analysisRegistry, weights));
     }
 
     @Override
     public List<QuerySpec<?>> getQueries() {
-        return List.of(new QuerySpec<>(SimHashQueryBuilder.NAME, SimHashQueryBuilder::new, SimHashQueryBuilder::fromXContent));
+        // the query's text may name a feature-weight table: every builder the node reads knows where to find it
+        return List.of(new QuerySpec<>(SimHashQueryBuilder.NAME, in -> new SimHashQueryBuilder(in).weightTables(weights),
+            p -> SimHashQueryBuilder.fromXContent(p).weightTables(weights)));
     }
 
     @Override

@@ -39,6 +39,8 @@ public final class FeatureBag {
     private int[] frequencies = new int[INITIAL_CAPACITY];
     private int[] slots = new int[2 * INITIAL_CAPACITY];
     private int size;
+    /** With factors: the distinct features whose factor is not 0 (those a fingerprint weighs). */
+    private int kept;
     private final ArrayDeque<String> window = new ArrayDeque<>();
     private final StringBuilder shingle = new StringBuilder();
     private final Utf8FeatureHasher hasher = new Utf8FeatureHasher();
@@ -127,6 +129,9 @@ public final class FeatureBag {
             features = Arrays.copyOf(features, 2 * size);
             frequencies = Arrays.copyOf(frequencies, 2 * size);
         }
+        if (factors != null && factors.applyAsDouble(feature) != 0) {
+            kept++;
+        }
         features[size] = feature;
         frequencies[size] = 1;
         slots[i] = ++size;
@@ -171,9 +176,10 @@ public final class FeatureBag {
      */
     public int distinctFeatures() {
         if (size == 0 && tokens > 0) {
-            return 1;
+            return factors == null || factors.applyAsDouble(joinWindow()) != 0 ? 1 : 0;
         }
-        return size;
+        // with factors: only the features the fingerprint weighs (factor 0 leaves a feature out)
+        return factors == null ? size : kept;
     }
 
     /**
@@ -246,6 +252,7 @@ public final class FeatureBag {
             Arrays.fill(slots, 0);
         }
         size = 0;
+        kept = 0;
         window.clear();
         previous = null;
         tokens = 0;

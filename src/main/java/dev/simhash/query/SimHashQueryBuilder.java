@@ -3,6 +3,7 @@ package dev.simhash.query;
 import dev.simhash.compat.CompatLeafQueryBuilder;
 import dev.simhash.core.BlockProbes;
 import dev.simhash.core.FingerprintFields;
+import dev.simhash.core.FeatureWeights;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
@@ -95,6 +96,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     private String excludeIndex;
     private String excludeId;
     private final Supplier<LikedDocument> likeSupplier;
+    /** Where {@code text}'s {@code weights} table is found (the node's registry; set by the plugin, not serialized). */
+    private FeatureWeights.Tables weightTables;
 
     public SimHashQueryBuilder(String field) {
         this(field, null);
@@ -444,6 +447,12 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return new Like(index, id, routing);
     }
 
+    /** Where the tables named by {@code text}'s {@code weights} option are found (the node's registry); not serialized. */
+    public SimHashQueryBuilder weightTables(FeatureWeights.Tables tables) {
+        this.weightTables = tables;
+        return this;
+    }
+
     /** This query with every parameter, waiting for {@code likeSupplier} (null: none). */
     private SimHashQueryBuilder copy(Supplier<LikedDocument> supplier) {
         SimHashQueryBuilder c = new SimHashQueryBuilder(field, supplier);
@@ -457,6 +466,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         c.filter = filter;
         c.excludeIndex = excludeIndex;
         c.excludeId = excludeId;
+        c.weightTables = weightTables;
         return c.boost(boost()).queryName(queryName());
     }
 
@@ -622,7 +632,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
                         + "the field's own options are used");
                 }
                 Object own = type.spec().optionValue(given.getKey());
-                if (!own.equals(given.getValue())) {
+                if (!given.getValue().equals(own)) {
                     throw new IllegalArgumentException("[" + NAME + "] [" + given.getKey() + "] [" + given.getValue() + "] contradicts the "
                         + "[simhash] field [" + field + "], which fingerprints text with [" + given.getKey() + "] = [" + own
                         + "]; leave the option out: the field's own options are used");
@@ -641,7 +651,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
                     + "fingerprint with a [simhash] field to use an index's analyzer");
             }
             try {
-                fingerprinter = spec.fingerprinter(name -> context.getIndexAnalyzers().get(name), "the node");
+                fingerprinter = spec.fingerprinter(name -> context.getIndexAnalyzers().get(name), "the node", weightTables);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("[" + NAME + "] " + e.getMessage(), e);
             }

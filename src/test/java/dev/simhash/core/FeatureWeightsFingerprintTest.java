@@ -184,6 +184,33 @@ class FeatureWeightsFingerprintTest {
     }
 
     @Test
+    void aBagCountsOnlyTheFeaturesItWeighs() {
+        // the simhash field adds its Lucene fields once a document has min_features distinct features: with a table,
+        // features with factor 0 do not count, so a fingerprint is never promised for a text that has none
+        TextFingerprinter f = v2("t", 1).fingerprinter(null, "test", only("t", new Table(FingerprintSpec.Version.V2, Map.of("b", 1.0), 0.0)));
+        FeatureBag bag = f.newBag();
+        f.addText("a", bag);
+        assertEquals(0, bag.distinctFeatures());
+        assertFalse(bag.fingerprint().isPresent());
+        f.addText("b", bag);
+        assertEquals(1, bag.distinctFeatures(), "b counts; a and the bigram a b have factor 0");
+        assertTrue(bag.fingerprint().isPresent());
+        bag.reset();
+        assertEquals(0, bag.distinctFeatures());
+        // v1 with a document shorter than one shingle: its one feature (the tokens joined) counts unless its factor is 0
+        FingerprintSpec v1 = FingerprintSpec.parse(Map.of("analyzer", "whitespace", "shingle_size", 3, "weights", "t"));
+        TextFingerprinter g = v1.fingerprinter(null, "test", only("t", new Table(FingerprintSpec.Version.V1, Map.of("x y", 0.0), 1.0)));
+        FeatureBag b1 = g.newBag();
+        g.addText("x y", b1);
+        assertEquals(0, b1.distinctFeatures());
+        assertFalse(b1.fingerprint().isPresent());
+        FeatureBag b2 = g.newBag();
+        g.addText("x z", b2);
+        assertEquals(1, b2.distinctFeatures());
+        assertEquals(List.of("x z"), b2.features());
+    }
+
+    @Test
     void theOptionIsParsedCheckedAndRendered() {
         FingerprintSpec spec = FingerprintSpec.parse(Map.of("weights", "news-idf"));
         assertEquals("news-idf", spec.weights());
