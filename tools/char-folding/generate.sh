@@ -59,7 +59,7 @@ echo "wrote $OUT: $(grep -vc '^#' "$OUT") mappings"
 # 伺服器 -> 服务器), first candidate, key and value folded with the character table above (after NFKC
 # and lowercase, as step 1 does), entries whose folded key and value differ, sorted by key.
 # Not part of simhash-v2 (measured, not chosen: see docs-draft/simhash-v2.md); used by the benchmark only.
-PHRASES=src/test/resources/dev/simhash/bench/phrase-folding-tw.tsv
+PHRASES=bench/src/main/resources/dev/simhash/bench/phrase-folding-tw.tsv
 opencc_dict -i "$DICT/TWPhrasesRev.ocd2" -o "$tmp/TWPhrasesRev.txt" -f ocd2 -t text
 {
   echo "# Benchmark candidate (not simhash-v2): Taiwan vocabulary -> mainland vocabulary, in folded (simplified) characters."

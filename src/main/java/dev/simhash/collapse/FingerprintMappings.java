@@ -1,8 +1,10 @@
 package dev.simhash.collapse;
 
 import dev.simhash.core.FingerprintFields;
+import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.mapper.SimHashFieldMapper;
+import dev.simhash.mapper.SimHashFieldType;
 
 import org.elasticsearch.action.fieldcaps.FieldCapabilities;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
@@ -14,6 +16,7 @@ import org.elasticsearch.search.SearchHit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -30,13 +33,31 @@ final class FingerprintMappings {
      * Where the fingerprints are read from in {@code docvalue_fields}: a {@code simhash} field itself, asked for in
      * the {@code long} format, or the object form's {@code hash} (a long already).
      */
-    record Fingerprints(String path, String format) {
-        static Fingerprints of(String field, boolean fieldType) {
-            return fieldType ? new Fingerprints(field, "long") : new Fingerprints(FingerprintFields.hashPath(field), null);
+    record Fingerprints(String path, String format, Set<String> versions) {
+        static Fingerprints of(String field, boolean fieldType, Set<String> versions) {
+            return fieldType ? new Fingerprints(field, "long", versions) : new Fingerprints(FingerprintFields.hashPath(field), null, Set.of());
         }
 
         boolean isFieldType() {
             return format != null;
+        }
+
+        /**
+         * The radius when the request gives none: the version default of the {@code simhash} field (6 for simhash-v2, 3 for
+         * simhash-v1), simhash-v1's for the object form.
+         *
+         * @throws IllegalArgumentException naming {@code [max_distance]} when the target indices hold different versions
+         */
+        int defaultMaxDistance() {
+            if (!isFieldType() || versions.isEmpty()) {
+                return SimHash.DEFAULT_MAX_DISTANCE;
+            }
+            if (versions.size() > 1) {
+                throw new IllegalArgumentException("[max_distance] is required: [" + path + "] holds fingerprints of versions "
+                    + new TreeSet<>(versions) + " in the target indices, whose default radii differ");
+            }
+            String v = versions.iterator().next();
+            return FingerprintSpec.Version.valueOf(v.toUpperCase(java.util.Locale.ROOT)).defaultMaxDistance();
         }
     }
 
@@ -67,7 +88,9 @@ final class FingerprintMappings {
                         + e.getKey() + "]" + where(e.getValue(), caps) + "; fold and report read one kind of fingerprint field");
                 }
             }
-            return Fingerprints.of(field, true);
+            FieldCapabilities fc = object.get(SimHashFieldMapper.CONTENT_TYPE);
+            Set<String> versions = fc.meta() == null ? Set.of() : fc.meta().getOrDefault(SimHashFieldType.VERSION_META, Set.of());
+            return Fingerprints.of(field, true, versions);
         }
         if (object != null) {
             for (String type : object.keySet()) {
@@ -93,7 +116,7 @@ final class FingerprintMappings {
                     + "; declare the fingerprint mapping described in the README");
             }
         }
-        return Fingerprints.of(field, false);
+        return Fingerprints.of(field, false, Set.of());
     }
 
     /**

@@ -141,7 +141,7 @@ public final class RestFoldAction extends BaseRestHandler {
             RestCancellableNodeClient cancellable = new RestCancellableNodeClient(client, request.getHttpChannel());
             if (targets == null) {
                 // a point in time whose id cannot be read here: the search itself reports what is wrong with it
-                search(channel, cancellable, search, fold, from, size, Fingerprints.of(fold.field(), false), startNanos);
+                search(channel, cancellable, search, fold, from, size, Fingerprints.of(fold.field(), false, java.util.Set.of()), startNanos);
                 return;
             }
             // the search is sent from the field-caps callback: restore the caller's context there, so it runs as the caller

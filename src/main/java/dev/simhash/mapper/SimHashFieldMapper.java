@@ -13,12 +13,15 @@ import org.elasticsearch.index.mapper.DocumentParserContext;
 import org.elasticsearch.index.mapper.FieldMapper;
 import org.elasticsearch.index.mapper.LuceneDocument;
 import org.elasticsearch.index.mapper.MapperBuilderContext;
+import org.elasticsearch.index.mapper.TypeParsers;
+import org.elasticsearch.xcontent.XContentBuilder;
 import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -78,6 +81,12 @@ public final class SimHashFieldMapper extends FieldMapper {
         return FingerprintSpec.VERSION.equals(option) ? FingerprintSpec.LATEST.optionName() : FingerprintSpec.DEFAULTS.optionValue(option);
     }
 
+    private static Map<String, String> userMeta(Map<String, String> typeMeta) {
+        Map<String, String> m = new HashMap<>(typeMeta);
+        m.remove(SimHashFieldType.VERSION_META);
+        return Map.copyOf(m);
+    }
+
     public static final class Builder extends FieldMapper.Builder {
 
         private final Parameter<String> input = new Parameter<>(INPUT, false, () -> Input.TEXT.optionName(),
@@ -90,7 +99,10 @@ public final class SimHashFieldMapper extends FieldMapper {
         private final Parameter<Object> minFeatures = specParam(FingerprintSpec.MIN_FEATURES,
             m -> m.specValue(FingerprintSpec.MIN_FEATURES));
         private final Parameter<Object> weights = specParam(FingerprintSpec.WEIGHTS, m -> m.specValue(FingerprintSpec.WEIGHTS));
-        private final Parameter<Map<String, String>> meta = Parameter.metaParam();
+        // as Parameter.metaParam(), but initialized from the user's meta: the field type's meta also carries the version
+        private final Parameter<Map<String, String>> meta = new Parameter<>("meta", true, Map::of,
+            (n, c, o) -> TypeParsers.parseMeta(n, o), m -> userMeta(toType(m).fieldType().meta()),
+            XContentBuilder::stringStringMap, Objects::toString);
 
         private final IndexAnalyzers indexAnalyzers;
         private final WeightsRegistry weightsRegistry;

@@ -43,11 +43,25 @@ public final class SimHashFieldType extends CompatFieldType {
 
     SimHashFieldType(String name, SimHashFieldMapper.Input input, FingerprintSpec.Version version, FingerprintSpec spec,
                      TextFingerprinter fingerprinter, Map<String, String> meta) {
-        super(name, meta);
+        super(name, withVersion(meta, version));
         this.input = input;
         this.version = version;
         this.spec = spec;
         this.fingerprinter = fingerprinter;
+    }
+
+    /** The field type's meta key that carries the version, so that field capabilities (fold, report) show it. */
+    public static final String VERSION_META = "simhash_version";
+
+    /**
+     * The user's {@code meta} plus {@link #VERSION_META}: field capabilities report a field type's meta, which is how the
+     * fold and the report learn the version (and so the default radius) with only the caller's read privileges. The
+     * mapping itself keeps the user's {@code meta} only.
+     */
+    private static Map<String, String> withVersion(Map<String, String> meta, FingerprintSpec.Version version) {
+        Map<String, String> m = new java.util.TreeMap<>(meta);
+        m.put(VERSION_META, version.optionName());
+        return Map.copyOf(m);
     }
 
     @Override

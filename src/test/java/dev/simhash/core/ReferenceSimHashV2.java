@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * A deliberately naive simhash-v2, written straight from docs-draft/simhash-v2.md, to check the
+ * A deliberately naive simhash-v2, written straight from README's simhash-v2 section, to check the
  * production code ({@link SimHashV2}) against and to compute the v2 golden vectors. It reads the
  * folding table file itself and drives Lucene's StandardTokenizer directly.
  */

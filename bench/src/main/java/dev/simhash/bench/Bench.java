@@ -1,5 +1,7 @@
 package dev.simhash.bench;
 
+import dev.simhash.it.support.RealNodes;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -136,7 +138,7 @@ public final class Bench {
         boolean needNode = o.sections().contains("latency") || o.sections().contains("real") || o.sections().contains("indexing");
         if (needNode) {
             try (BenchNode node = BenchNode.start(work.resolve("node"), o.heap(), log)) {
-                report.nodeVersion = "9.5.3";
+                report.nodeVersion = RealNodes.esVersion();
                 LatencyBench lb = new LatencyBench(node, log,
                     new LatencyBench.Config(o.warmup(), o.queries() + o.warmup(), o.round(), 10, 5000));
                 report.latency = lb;
@@ -154,17 +156,15 @@ public final class Bench {
                     lb.run(d.name(), d.fingerprints(), d.queries(), radii);
                 }
                 if (o.sections().contains("indexing") && !available.isEmpty()) {
-                    log.info("== 3. indexing throughput: simhash pipeline vs plain ==");
-                    List<String> docs = new ArrayList<>();
-                    int i = 0;
-                    while (docs.size() < o.indexDocs()) {
-                        for (Corpora.Corpus c : available) {
+                    log.info("== 3. indexing throughput: simhash field type and pipeline vs plain, per corpus ==");
+                    IndexingBench ib = new IndexingBench(node, log);
+                    for (Corpora.Corpus c : available) {
+                        List<String> docs = new ArrayList<>();
+                        for (int i = 0; docs.size() < o.indexDocs(); i++) {
                             docs.add(c.docs().get(i % c.docs().size()));
                         }
-                        i++;
+                        ib.run(c.name(), docs, o.indexRounds(), 500);
                     }
-                    IndexingBench ib = new IndexingBench(node, log);
-                    ib.run(docs.subList(0, o.indexDocs()), o.indexRounds(), 500);
                     report.indexing = ib;
                 }
             }

@@ -5,6 +5,7 @@ import com.dynatrace.hash4j.similarity.SimilarityHasher;
 import com.dynatrace.hash4j.similarity.SimilarityHashing;
 
 import dev.simhash.core.AnalyzerTokens;
+import dev.simhash.core.CharFolding;
 import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintOptions;
@@ -229,6 +230,24 @@ public final class FingerprintBench {
         cases.put("tokenizer: standard + lowercase", () -> consume(std, docs));
         inputs.put("tokenizer: smartcn + lowercase + stop (default)", "text");
         cases.put("tokenizer: smartcn + lowercase + stop (default)", () -> consume(def, docs));
+        // simhash-v2 (issue 11's default): folding, then Unicode words / Han characters, unigrams + bigrams, 1 + ln tf
+        TextFingerprinter fpV2 = TextFingerprinter.v2(1);
+        inputs.put("v2 step 1: CharFolding (NFKC, lowercase, fold)", "text");
+        cases.put("v2 step 1: CharFolding (NFKC, lowercase, fold)", () -> {
+            long x = 0;
+            for (String d : docs) {
+                x += CharFolding.fold(d).length();
+            }
+            return x;
+        });
+        inputs.put("end to end: TextFingerprinter v2", "text");
+        cases.put("end to end: TextFingerprinter v2", () -> {
+            long x = 0;
+            for (String d : docs) {
+                x ^= fpV2.fingerprint(d).orElse(0);
+            }
+            return x;
+        });
         inputs.put("end to end: TextFingerprinter (default)", "text");
         cases.put("end to end: TextFingerprinter (default)", () -> {
             long x = 0;

@@ -1,0 +1,120 @@
+package dev.simhash.collapse;
+
+import org.elasticsearch.common.Strings;
+import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
+import org.elasticsearch.common.settings.Settings;
+import org.elasticsearch.common.xcontent.XContentHelper;
+import org.elasticsearch.index.query.QueryBuilders;
+import org.elasticsearch.search.SearchModule;
+import org.elasticsearch.tasks.CancellableTask;
+import org.elasticsearch.tasks.TaskId;
+import org.elasticsearch.test.ESTestCase;
+import org.elasticsearch.xcontent.NamedXContentRegistry;
+import org.elasticsearch.xcontent.XContentParser;
+import org.elasticsearch.xcontent.XContentParserConfiguration;
+import org.elasticsearch.xcontent.json.JsonXContent;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+import static org.hamcrest.Matchers.containsString;
+
+/** The report's request parsing and the wire format of request and response (used when a node forwards them). */
+public class DuplicatesWireTest extends ESTestCase {
+
+    private final SearchModule search = new SearchModule(Settings.EMPTY, List.of());
+
+    private DuplicatesRequest parse(String json) throws IOException {
+        XContentParserConfiguration config = XContentParserConfiguration.EMPTY
+            .withRegistry(new NamedXContentRegistry(search.getNamedXContents()));
+        try (XContentParser parser = JsonXContent.jsonXContent.createParser(config, json)) {
+            return DuplicatesRequest.parse(parser, "news", "blogs");
+        }
+    }
+
+    public void testParsesEveryParameter() throws IOException {
+        DuplicatesRequest r = parse("""
+            {"field": "fp", "max_distance": 7, "query": {"term": {"tag": "a"}}, "from": 20, "size": 5, "max_members": 3,
+             "write_group_id": "dup"}""");
+        assertEquals("fp", r.field());
+        assertEquals(7, r.maxDistance());
+        assertEquals(QueryBuilders.termQuery("tag", "a"), r.query());
+        assertEquals(20, r.from());
+        assertEquals(5, r.size());
+        assertEquals(3, r.maxMembers());
+        assertEquals("dup", r.writeGroupId());
+        assertArrayEquals(new String[] { "news", "blogs" }, r.indices());
+        assertNull(r.validate());
+        DuplicatesRequest defaults = parse("{\"field\": \"fp\", \"max_distance\": \"4\"}");
+        assertEquals(4, defaults.maxDistance());
+        assertEquals(DuplicatesRequest.DEFAULT_SIZE, defaults.size());
+        assertEquals(DuplicatesRequest.DEFAULT_MAX_MEMBERS, defaults.maxMembers());
+        assertNull(defaults.query());
+    }
+
+    public void testRejectsInvalidParametersNamingThem() {
+        Map<String, String> cases = Map.of(
+            "{}", "[field] is required",
+            "{\"field\": \"fp\", \"max_distance\": 99999999999}", "[max_distance] must be between 0 and 11, got [99999999999]",
+            "{\"field\": \"fp\", \"size\": true}", "[size] must be an integer, got [VALUE_BOOLEAN]",
+            "{\"field\": \"fp\", \"max_members\": [1]}", "[max_members] must be an integer, got [START_ARRAY]",
+            "{\"field\": \"fp\", \"unknown\": 1}", "[unknown] is not a parameter of [_simhash/duplicates]",
+            "{\"write_group_id\": \"fp.g\", \"field\": \"fp\"}", "[write_group_id] must not be inside the fingerprint object [fp]",
+            "{\"field\": \"fp\", \"read\": \"fast\"}", "[read] must be one of [sliced, sequential], got [fast]");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse(c.getKey()));
+            assertThat(c.getKey(), e.getMessage(), containsString(c.getValue()));
+        }
+    }
+
+    public void testRequestRoundTripAndCancellableTask() throws IOException {
+        DuplicatesRequest r = parse("{\"field\": \"fp\", \"max_distance\": 5, \"query\": {\"match_all\": {}}, \"write_group_id\": \"g\"}");
+        DuplicatesRequest copy = copyWriteable(r, new NamedWriteableRegistry(search.getNamedWriteables()), DuplicatesRequest::new);
+        assertEquals(r.field(), copy.field());
+        assertEquals(r.maxDistance(), copy.maxDistance());
+        assertEquals(r.query(), copy.query());
+        assertEquals(r.writeGroupId(), copy.writeGroupId());
+        assertEquals(DuplicatesRequest.ReadMode.SLICED, copy.readMode());
+        assertEquals(DuplicatesRequest.ReadMode.SEQUENTIAL, parse("{\"field\": \"fp\", \"read\": \"sequential\"}").readMode());
+        assertArrayEquals(r.indices(), copy.indices());
+        assertEquals(r.indicesOptions(), copy.indicesOptions());
+        CancellableTask task = (CancellableTask) r.createTask(1, "transport", DuplicatesAction.NAME, TaskId.EMPTY_TASK_ID, Map.of());
+        assertThat(task.getDescription(), containsString("simhash duplicates indices[news, blogs], field[fp], max_distance[5]"));
+        assertTrue(task instanceof DuplicatesTask);
+        assertEquals("{\"phase\":\"read\",\"slices\":0,\"docs_read\":0,\"groups_found\":0,\"docs_written\":0,\"docs_to_write\":0}",
+            Strings.toString(task.getStatus()));
+    }
+
+    public void testStatusRoundTripAndJson() throws IOException {
+        DuplicatesStatus s = new DuplicatesStatus(DuplicatesStatus.Phase.GROUP, 4, 900, 1000, 17, 0, 0);
+        DuplicatesStatus copy = copyWriteable(s, new NamedWriteableRegistry(List.of()), DuplicatesStatus::new);
+        assertEquals(s, copy);
+        assertEquals("{\"phase\":\"group\",\"slices\":4,\"docs_read\":900,\"docs_total\":1000,\"groups_found\":17,"
+            + "\"docs_written\":0,\"docs_to_write\":0}", Strings.toString(copy));
+        assertEquals(DuplicatesStatus.NAME, copy.getWriteableName());
+    }
+
+    public void testWaitForCompletionIsABoolean() {
+        assertTrue(RestDuplicatesAction.waitForCompletion(null));
+        assertTrue(RestDuplicatesAction.waitForCompletion("true"));
+        assertFalse(RestDuplicatesAction.waitForCompletion("false"));
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> RestDuplicatesAction.waitForCompletion("nope"));
+        assertEquals("[wait_for_completion] must be [true] or [false], got [nope]", e.getMessage());
+    }
+
+    public void testResponseRoundTripAndJson() throws IOException {
+        DuplicateGroups.Page page = new DuplicateGroups.Page(10, 1, 3, List.of(new DuplicateGroups.Group("00000000000000ff", 3,
+            List.of(new DuplicateGroups.Member("news", "1"), new DuplicateGroups.Member("news", "2")))));
+        DuplicatesResponse r = new DuplicatesResponse("fp", 3, 12, new DuplicatesResponse.Phases(5, 6, 2, 1), page, "g", 10);
+        DuplicatesResponse copy = copyWriteable(r, new NamedWriteableRegistry(List.of()), DuplicatesResponse::new);
+        assertEquals(r.page(), copy.page());
+        assertEquals(r.updated(), copy.updated());
+        String json = Strings.toString(copy);
+        Map<String, Object> map = XContentHelper.convertToMap(JsonXContent.jsonXContent, json, false);
+        assertEquals(Map.of("read", 5, "group", 6, "members", 2, "write", 1), map.get("phases_ms"));
+        assertEquals(Map.of("field", "g", "updated", 10), map.get("write_group_id"));
+        assertEquals(3, map.get("duplicates_total"));
+        assertThat(json, containsString("{\"group_id\":\"00000000000000ff\",\"size\":3,\"members\":[{\"_index\":\"news\",\"_id\":\"1\"}"));
+    }
+}
