@@ -17,7 +17,7 @@ import java.util.Iterator;
 import java.util.Map;
 
 /** The cluster-state custom: the wire form and the persisted (gateway) form give the same tables back. */
-public class WeightsMetadataTests extends ESTestCase {
+public class WeightsMetadataTest extends ESTestCase {
 
     private static WeightsMetadata sample() {
         return WeightsMetadata.EMPTY
