@@ -15,11 +15,21 @@ import dev.simhash.collapse.RestFoldAction;
 import dev.simhash.collapse.TransportDuplicatesAction;
 import dev.simhash.collapse.TransportFoldAction;
 import dev.simhash.compat.CompatActionPlugin;
+import dev.simhash.compat.CompatProjectCustom;
 import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.mapper.HexFormat;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.query.SimHashQueryBuilder;
 import dev.simhash.script.SimHashScriptEngine;
+import dev.simhash.weights.DeleteWeightsAction;
+import dev.simhash.weights.GetWeightsAction;
+import dev.simhash.weights.PutWeightsAction;
+import dev.simhash.weights.RestWeightsActions;
+import dev.simhash.weights.StoreWeightsAction;
+import dev.simhash.weights.TransportPutWeightsAction;
+import dev.simhash.weights.WeightsMetadata;
+import dev.simhash.weights.WeightsRegistry;
+import dev.simhash.weights.WeightsStatus;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
@@ -41,7 +51,9 @@ import org.elasticsearch.script.ScriptContext;
 import org.elasticsearch.script.ScriptEngine;
 import org.elasticsearch.search.DocValueFormat;
 import org.elasticsearch.tasks.Task;
+import org.elasticsearch.xcontent.NamedXContentRegistry;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +62,16 @@ import java.util.function.Predicate;
 /** Entry point of the simhash plugin: wires the components into Elasticsearch and holds no logic. */
 public final class SimHashPlugin extends CompatActionPlugin implements AnalysisPlugin, IngestPlugin, MapperPlugin, SearchPlugin,
     ScriptPlugin {
+
+    // the node's feature-weight tables, followed from the cluster state once the node is built
+    private final WeightsRegistry weights = new WeightsRegistry();
+
+    @Override
+    protected Collection<?> components(PluginServices services) {
+        CompatProjectCustom.Access access = CompatProjectCustom.Access.of(services);
+        weights.start(services.clusterService(), access);
+        return List.of(weights, access);
+    }
 
     @Override
     public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
@@ -70,17 +92,19 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     @Override
     public Map<String, Mapper.TypeParser> getMappers() {
-        return Map.of(SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.PARSER);
+        return Map.of(SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.parser(weights));
     }
 
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
-        return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(parameters.analysisRegistry));
+        return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(parameters.analysisRegistry, weights));
     }
 
     @Override
     public List<QuerySpec<?>> getQueries() {
-        return List.of(new QuerySpec<>(SimHashQueryBuilder.NAME, SimHashQueryBuilder::new, SimHashQueryBuilder::fromXContent));
+        // the query's text may name a feature-weight table: every builder the node reads knows where to find it
+        return List.of(new QuerySpec<>(SimHashQueryBuilder.NAME, in -> new SimHashQueryBuilder(in).weightTables(weights),
+            p -> SimHashQueryBuilder.fromXContent(p).weightTables(weights)));
     }
 
     @Override
@@ -92,19 +116,37 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
     protected List<Action<?, ?>> actions() {
         return List.of(new Action<>(DuplicatesAction.INSTANCE, TransportDuplicatesAction.class),
             new Action<>(FoldAction.INSTANCE, TransportFoldAction.class),
-            new Action<>(CalibrateAction.INSTANCE, TransportCalibrateAction.class));
+            new Action<>(CalibrateAction.INSTANCE, TransportCalibrateAction.class),
+            new Action<>(PutWeightsAction.INSTANCE, TransportPutWeightsAction.class),
+            new Action<>(StoreWeightsAction.INSTANCE, StoreWeightsAction.Transport.class),
+            new Action<>(GetWeightsAction.INSTANCE, GetWeightsAction.Transport.class),
+            new Action<>(DeleteWeightsAction.INSTANCE, DeleteWeightsAction.Transport.class));
     }
 
     @Override
     public List<NamedWriteableRegistry.Entry> getNamedWriteables() {
         // the report's task status, read back by _tasks from other nodes and from the .tasks index
         // and the hex format of simhash fields' doc values, sent with search results between nodes
-        return List.of(new NamedWriteableRegistry.Entry(Task.Status.class, DuplicatesStatus.NAME, DuplicatesStatus::new),
-            new NamedWriteableRegistry.Entry(DocValueFormat.class, HexFormat.NAME, in -> HexFormat.INSTANCE));
+        // and the feature-weight tables, custom metadata of the cluster state (with the status of their task)
+        List<NamedWriteableRegistry.Entry> entries = new ArrayList<>(List.of(
+            new NamedWriteableRegistry.Entry(Task.Status.class, DuplicatesStatus.NAME, DuplicatesStatus::new),
+            new NamedWriteableRegistry.Entry(DocValueFormat.class, HexFormat.NAME, in -> HexFormat.INSTANCE),
+            new NamedWriteableRegistry.Entry(Task.Status.class, WeightsStatus.NAME, WeightsStatus::new)));
+        entries.addAll(CompatProjectCustom.namedWriteables(WeightsMetadata.TYPE, WeightsMetadata::new));
+        return entries;
+    }
+
+    @Override
+    public List<NamedXContentRegistry.Entry> getNamedXContent() {
+        // the tables as persisted with the cluster state, read back when the node starts
+        return List.of(CompatProjectCustom.namedXContent(WeightsMetadata.TYPE, WeightsMetadata::fromXContent));
     }
 
     @Override
     protected Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature) {
-        return List.of(new RestFoldAction(clusterSupportsFeature), new RestDuplicatesAction(), new RestCalibrateAction());
+        List<RestHandler> handlers = new ArrayList<>(List.of(new RestFoldAction(clusterSupportsFeature), new RestDuplicatesAction(),
+            new RestCalibrateAction()));
+        handlers.addAll(RestWeightsActions.all());
+        return handlers;
     }
 }

@@ -32,6 +32,11 @@ public final class SimHashTokenFilterFactory extends CompatAnalysis.FilterFactor
 
     public SimHashTokenFilterFactory(IndexSettings indexSettings, Environment environment, String name, Settings settings) {
         super(indexSettings, name, settings);
+        if (settings.get(FingerprintSpec.WEIGHTS) != null) {
+            // the filter fingerprints inside analysis, where the node's feature-weight tables are not at hand
+            throw new IllegalArgumentException("[" + FingerprintSpec.WEIGHTS + "] is not available in the simhash token filter [" + name
+                + "]: use a [simhash] field or the [simhash] processor to weight features with a table");
+        }
         StrictSettings s = new StrictSettings(settings, "token filter", name, SETTINGS);
         try {
             this.output = SimHashTokenFilter.Output.fromOption(s.string(OUTPUT, "hash"));

@@ -77,7 +77,7 @@ public final class RestDuplicatesAction extends BaseRestHandler {
     }
 
     /** {@code wait_for_completion}: absent or empty is true; anything but true or false is a 400 naming the parameter. */
-    static boolean waitForCompletion(String value) {
+    public static boolean waitForCompletion(String value) {
         if (value == null || value.isEmpty() || value.equals("true")) {
             return true;
         }

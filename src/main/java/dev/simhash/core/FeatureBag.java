@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Turns a document's token sequence into features with their term frequencies, then into a fingerprint:
@@ -27,6 +28,8 @@ public final class FeatureBag {
     private FingerprintOptions options;
     /** simhash-v2's features: every token, and from the second token on the previous token, a space and the token. */
     private boolean adjacentPairs;
+    /** Per-feature factors multiplying the weights (a feature-weight table); null for none. */
+    private ToDoubleFunction<String> factors;
     /** The previous token (adjacent pairs only), across texts added to the same document. */
     private String previous;
     // The distinct features in order of first occurrence (which fixes the summation order of non-integer
@@ -36,6 +39,8 @@ public final class FeatureBag {
     private int[] frequencies = new int[INITIAL_CAPACITY];
     private int[] slots = new int[2 * INITIAL_CAPACITY];
     private int size;
+    /** With factors: the distinct features whose factor is not 0 (those a fingerprint weighs). */
+    private int kept;
     private final ArrayDeque<String> window = new ArrayDeque<>();
     private final StringBuilder shingle = new StringBuilder();
     private final Utf8FeatureHasher hasher = new Utf8FeatureHasher();
@@ -50,8 +55,14 @@ public final class FeatureBag {
 
     /** A bag with simhash-v1's features ({@code adjacentPairs} false: tokens or shingles) or simhash-v2's. */
     FeatureBag(FingerprintOptions options, boolean adjacentPairs) {
+        this(options, adjacentPairs, null);
+    }
+
+    /** As {@link #FeatureBag(FingerprintOptions, boolean)}, each feature's weight multiplied by its factor (null: none). */
+    FeatureBag(FingerprintOptions options, boolean adjacentPairs, ToDoubleFunction<String> factors) {
         this.options = options;
         this.adjacentPairs = adjacentPairs;
+        this.factors = factors;
     }
 
     /**
@@ -59,14 +70,20 @@ public final class FeatureBag {
      * failure) and must not hand it out: it is for a fingerprint computed and read within one call.
      */
     static FeatureBag threadBag(FingerprintOptions options, boolean adjacentPairs) {
+        return threadBag(options, adjacentPairs, null);
+    }
+
+    /** {@link #threadBag(FingerprintOptions, boolean)} with per-feature factors (null: none). */
+    static FeatureBag threadBag(FingerprintOptions options, boolean adjacentPairs, ToDoubleFunction<String> factors) {
         FeatureBag bag = THREAD_BAG.get();
         if (bag.lent) {
             // a fingerprint computed while another is (e.g. from inside an analyzer)
-            return new FeatureBag(options, adjacentPairs);
+            return new FeatureBag(options, adjacentPairs, factors);
         }
         bag.reset();
         bag.options = options;
         bag.adjacentPairs = adjacentPairs;
+        bag.factors = factors;
         bag.lent = true;
         return bag;
     }
@@ -112,6 +129,9 @@ public final class FeatureBag {
             features = Arrays.copyOf(features, 2 * size);
             frequencies = Arrays.copyOf(frequencies, 2 * size);
         }
+        if (factors != null && factors.applyAsDouble(feature) != 0) {
+            kept++;
+        }
         features[size] = feature;
         frequencies[size] = 1;
         slots[i] = ++size;
@@ -156,9 +176,10 @@ public final class FeatureBag {
      */
     public int distinctFeatures() {
         if (size == 0 && tokens > 0) {
-            return 1;
+            return factors == null || factors.applyAsDouble(joinWindow()) != 0 ? 1 : 0;
         }
-        return size;
+        // with factors: only the features the fingerprint weighs (factor 0 leaves a feature out)
+        return factors == null ? size : kept;
     }
 
     /**
@@ -176,10 +197,48 @@ public final class FeatureBag {
         SimHashAccumulator acc = accumulator;
         acc.reset();
         Weighting weighting = options.weighting();
+        if (factors != null) {
+            return weightedFingerprint(acc, weighting);
+        }
         for (int id = 0; id < size; id++) {
             acc.add(hasher.hash(features[id]), weighting.weight(frequencies[id]));
         }
         return OptionalLong.of(acc.fingerprint());
+    }
+
+    /** The fingerprint with every weight times the feature's factor; features with factor 0 are left out, also from min_features. */
+    private OptionalLong weightedFingerprint(SimHashAccumulator acc, Weighting weighting) {
+        ToDoubleFunction<String> f = factors;
+        int kept = 0;
+        for (int id = 0; id < size; id++) {
+            String feature = features[id];
+            double factor = f.applyAsDouble(feature);
+            if (!(factor >= 0) || Double.isInfinite(factor)) {
+                throw new IllegalArgumentException("weight of feature [" + SimHash.abbreviate(feature)
+                    + "] must be a finite number >= 0, got [" + factor + "]");
+            }
+            if (factor == 0) {
+                continue;
+            }
+            // the weight, then times the factor: the order of the contract (simhash-v2 step 4)
+            acc.add(hasher.hash(feature), weighting.weight(frequencies[id]) * factor);
+            kept++;
+        }
+        if (kept == 0 || kept < options.minFeatures()) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(acc.fingerprint());
+    }
+
+    /**
+     * The distinct features added so far, in order of first occurrence, exactly those {@link #fingerprint()} weighs (a
+     * document shorter than one shingle: its tokens joined); what a feature-weight table is computed from.
+     */
+    public java.util.List<String> features() {
+        if (size == 0 && tokens > 0) {
+            return java.util.List.of(joinWindow());
+        }
+        return java.util.List.of(Arrays.copyOf(features, size));
     }
 
     /** Forgets all tokens so the bag can take the next document. */
@@ -193,6 +252,7 @@ public final class FeatureBag {
             Arrays.fill(slots, 0);
         }
         size = 0;
+        kept = 0;
         window.clear();
         previous = null;
         tokens = 0;

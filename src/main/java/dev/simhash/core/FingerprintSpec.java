@@ -23,16 +23,18 @@ public final class FingerprintSpec {
     public static final String SHINGLE_SIZE = "shingle_size";
     public static final String WEIGHTING = "weighting";
     public static final String MIN_FEATURES = "min_features";
+    /** The name of a feature-weight table ({@code _simhash/weights}); absent: no table. */
+    public static final String WEIGHTS = "weights";
 
     /** Every option of a spec, in the order they are rendered. */
-    public static final List<String> OPTIONS = List.of(VERSION, ANALYZER, SHINGLE_SIZE, WEIGHTING, MIN_FEATURES);
+    public static final List<String> OPTIONS = List.of(VERSION, ANALYZER, SHINGLE_SIZE, WEIGHTING, MIN_FEATURES, WEIGHTS);
 
     /** The algorithm versions of the fingerprint contract; a released version never changes. */
     public enum Version {
         /** simhash-v1: features from an analyzer, optional shingles and a weighting; see README. */
-        V1(SimHash.DEFAULT_MAX_DISTANCE, List.of(VERSION, ANALYZER, SHINGLE_SIZE, WEIGHTING, MIN_FEATURES)),
+        V1(SimHash.DEFAULT_MAX_DISTANCE, List.of(VERSION, ANALYZER, SHINGLE_SIZE, WEIGHTING, MIN_FEATURES, WEIGHTS)),
         /** simhash-v2: fixed features (folded text, words and Han characters, unigrams and bigrams, 1 + ln(tf)); see README. */
-        V2(SimHashV2.DEFAULT_MAX_DISTANCE, List.of(VERSION, MIN_FEATURES));
+        V2(SimHashV2.DEFAULT_MAX_DISTANCE, List.of(VERSION, MIN_FEATURES, WEIGHTS));
 
         private final int defaultMaxDistance;
         private final List<String> options;
@@ -62,7 +64,7 @@ public final class FingerprintSpec {
             return options;
         }
 
-        static Version fromOption(String value) {
+        public static Version fromOption(String value) {
             for (Version v : values()) {
                 if (v.optionName().equals(value)) {
                     return v;
@@ -117,8 +119,22 @@ public final class FingerprintSpec {
     private final Version version;
     private final String analyzer;
     private final FingerprintOptions options;
+    /** The feature-weight table's name, or null. */
+    private final String weights;
 
     public FingerprintSpec(Version version, String analyzer, FingerprintOptions options) {
+        this(version, analyzer, options, null);
+    }
+
+    /** A spec whose features' weights are multiplied by the factors of the named table ({@code weights}; null for none). */
+    public FingerprintSpec(Version version, String analyzer, FingerprintOptions options, String weights) {
+        if (weights != null) {
+            String reason = FeatureWeights.invalidNameReason(weights);
+            if (reason != null) {
+                throw invalid(WEIGHTS, reason);
+            }
+        }
+        this.weights = weights;
         this.version = Objects.requireNonNull(version, "[version] must not be null");
         if (analyzer == null || analyzer.isBlank()) {
             throw invalid(ANALYZER, "must be a non-empty analyzer name");
@@ -145,6 +161,11 @@ public final class FingerprintSpec {
         return options;
     }
 
+    /** The name of the feature-weight table, or null when the spec has none. */
+    public String weights() {
+        return weights;
+    }
+
     /**
      * Builds a spec from raw option values as they arrive from JSON, index settings or processor
      * configuration (strings, numbers). Options that are absent take their defaults.
@@ -169,6 +190,7 @@ public final class FingerprintSpec {
             }
         }
         Version version = raw.get(VERSION) == null ? defaultVersion : (Version) parseValue(VERSION, raw.get(VERSION));
+        String weights = raw.get(WEIGHTS) == null ? null : (String) parseValue(WEIGHTS, raw.get(WEIGHTS));
         for (String option : OPTIONS) {
             if (raw.get(option) != null && !version.options().contains(option)) {
                 throw invalid(option, "does not apply to " + version.algorithm() + ", which fixes its features (folded "
@@ -179,7 +201,7 @@ public final class FingerprintSpec {
         if (version == Version.V2) {
             int minFeatures = raw.get(MIN_FEATURES) == null ? FingerprintOptions.DEFAULT_MIN_FEATURES
                 : (Integer) parseValue(MIN_FEATURES, raw.get(MIN_FEATURES));
-            return new FingerprintSpec(version, DEFAULT_ANALYZER, v2Options(minFeatures));
+            return new FingerprintSpec(version, DEFAULT_ANALYZER, v2Options(minFeatures), weights);
         }
         String analyzer = raw.get(ANALYZER) == null ? DEFAULT_ANALYZER : (String) parseValue(ANALYZER, raw.get(ANALYZER));
         int shingleSize = raw.get(SHINGLE_SIZE) == null ? FingerprintOptions.DEFAULT_SHINGLE_SIZE
@@ -187,7 +209,7 @@ public final class FingerprintSpec {
         Weighting weighting = raw.get(WEIGHTING) == null ? Weighting.DEFAULT : (Weighting) parseValue(WEIGHTING, raw.get(WEIGHTING));
         int minFeatures = raw.get(MIN_FEATURES) == null ? FingerprintOptions.DEFAULT_MIN_FEATURES
             : (Integer) parseValue(MIN_FEATURES, raw.get(MIN_FEATURES));
-        return new FingerprintSpec(version, analyzer, new FingerprintOptions(shingleSize, weighting, minFeatures));
+        return new FingerprintSpec(version, analyzer, new FingerprintOptions(shingleSize, weighting, minFeatures), weights);
     }
 
     /** {@link #parse(Map, Collection)} accepting every option. */
@@ -232,6 +254,14 @@ public final class FingerprintSpec {
                     throw invalid(MIN_FEATURES, "must be at least 1, got [" + v + "]");
                 }
                 return v;
+            }
+            case WEIGHTS: {
+                String name = string(option, raw);
+                String reason = FeatureWeights.invalidNameReason(name);
+                if (reason != null) {
+                    throw invalid(WEIGHTS, "table name " + reason);
+                }
+                return name;
             }
             default:
                 throw invalid(SimHash.abbreviate(option), "is not a fingerprint option, expected one of "
@@ -285,6 +315,7 @@ public final class FingerprintSpec {
             case SHINGLE_SIZE -> options.shingleSize();
             case WEIGHTING -> options.weighting().optionName();
             case MIN_FEATURES -> options.minFeatures();
+            case WEIGHTS -> weights;
             default -> throw invalid(option, "is not a fingerprint option");
         };
     }
@@ -294,11 +325,13 @@ public final class FingerprintSpec {
         return version.options().contains(option);
     }
 
-    /** Every option of the spec's version with its value, in {@link #OPTIONS} order. */
+    /** Every option of the spec's version with its value, in {@link #OPTIONS} order ({@code weights} only when set). */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         for (String o : version.options()) {
-            m.put(o, optionValue(o));
+            if (optionValue(o) != null) {
+                m.put(o, optionValue(o));
+            }
         }
         return m;
     }
@@ -351,10 +384,38 @@ public final class FingerprintSpec {
 
     /** {@link #fingerprinter(Function)}, saying in an error where {@code others} looked, e.g. {@code the node}. */
     public TextFingerprinter fingerprinter(Function<String, Analyzer> others, String where) {
-        if (version == Version.V2) {
-            return TextFingerprinter.v2(options.minFeatures());
+        return fingerprinter(others, where, null);
+    }
+
+    /**
+     * {@link #fingerprinter(Function, String)} whose features' weights are multiplied by the factors of the spec's
+     * {@code weights} table, looked up in {@code tables} each time a text is fingerprinted (so a fingerprinter built
+     * before the table is known, e.g. while a node restarts, works once it is; see {@link #resolveWeights}).
+     */
+    public TextFingerprinter fingerprinter(Function<String, Analyzer> others, String where, FeatureWeights.Tables tables) {
+        TextFingerprinter f = version == Version.V2 ? TextFingerprinter.v2(options.minFeatures())
+            : new TextFingerprinter(resolveAnalyzer(others, where), options);
+        return weights == null ? f : f.withFactors(() -> resolveWeights(tables));
+    }
+
+    /**
+     * The spec's feature-weight table, looked up by name: null when the spec has none.
+     *
+     * @throws IllegalArgumentException naming {@code [weights]} when there is no such table, or it holds another version's features
+     */
+    public FeatureWeights resolveWeights(FeatureWeights.Tables tables) {
+        if (weights == null) {
+            return null;
         }
-        return new TextFingerprinter(resolveAnalyzer(others, where), options);
+        FeatureWeights table = tables == null ? null : tables.get(weights);
+        if (table == null) {
+            throw invalid(WEIGHTS, "no feature-weight table [" + weights + "]: create it with PUT _simhash/weights/" + weights);
+        }
+        if (table.version() != version) {
+            throw invalid(WEIGHTS, "table [" + weights + "] holds " + table.version().algorithm() + " features, this fingerprint is "
+                + version.algorithm() + ": use a table computed for [" + version.optionName() + "]");
+        }
+        return table;
     }
 
     @Override
@@ -362,12 +423,13 @@ public final class FingerprintSpec {
         return o instanceof FingerprintSpec other
             && version == other.version
             && analyzer.equals(other.analyzer)
-            && options.equals(other.options);
+            && options.equals(other.options)
+            && Objects.equals(weights, other.weights);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(version, analyzer, options);
+        return Objects.hash(version, analyzer, options, weights);
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.simhash.core;
 import org.apache.lucene.analysis.Analyzer;
 
 import java.util.OptionalLong;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Fingerprints whole texts: simhash-v1 (an analyzer's tokens to features to a fingerprint) or simhash-v2 (folded
@@ -13,6 +15,8 @@ public final class TextFingerprinter {
     private final FingerprintSpec.Version version;
     private final Analyzer analyzer;
     private final FingerprintOptions options;
+    /** Per-feature factors (a feature-weight table), looked up for each document; null for none. */
+    private final Supplier<? extends ToDoubleFunction<String>> factors;
 
     /** A simhash-v1 fingerprinter with this analyzer and these options. */
     public TextFingerprinter(Analyzer analyzer, FingerprintOptions options) {
@@ -25,9 +29,33 @@ public final class TextFingerprinter {
     }
 
     private TextFingerprinter(FingerprintSpec.Version version, Analyzer analyzer, FingerprintOptions options) {
+        this(version, analyzer, options, null);
+    }
+
+    private TextFingerprinter(FingerprintSpec.Version version, Analyzer analyzer, FingerprintOptions options,
+                              Supplier<? extends ToDoubleFunction<String>> factors) {
         this.version = version;
         this.analyzer = analyzer;
         this.options = options;
+        this.factors = factors;
+    }
+
+    /**
+     * This fingerprinter with every feature's weight multiplied by a factor (simhash-v2 step 4; for v1 its weighting times
+     * the factor): the supplier is asked once per document (it may throw, e.g. for a table that does not exist); the
+     * function must return a finite number >= 0, and 0 leaves the feature out.
+     */
+    public TextFingerprinter withFactors(Supplier<? extends ToDoubleFunction<String>> factors) {
+        return new TextFingerprinter(version, analyzer, options, factors);
+    }
+
+    /** Whether features are weighted by a factor function ({@link #withFactors}). */
+    public boolean hasFactors() {
+        return factors != null;
+    }
+
+    private ToDoubleFunction<String> factors() {
+        return factors == null ? null : factors.get();
     }
 
     /** A simhash-v2 fingerprinter: no fingerprint for fewer than {@code minFeatures} distinct features. */
@@ -47,7 +75,7 @@ public final class TextFingerprinter {
 
     /** The fingerprint of the text, or empty when it has fewer distinct features than min_features. */
     public OptionalLong fingerprint(String text) {
-        FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs());
+        FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs(), factors());
         try {
             addTokens(text, bag);
             return bag.fingerprint();
@@ -58,7 +86,7 @@ public final class TextFingerprinter {
 
     /** Fingerprint of several texts (e.g. the values of an array field) read as one document, in order. */
     public OptionalLong fingerprint(Iterable<String> texts) {
-        FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs());
+        FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs(), factors());
         try {
             for (String text : texts) {
                 addTokens(text, bag);
@@ -71,7 +99,7 @@ public final class TextFingerprinter {
 
     /** An empty bag with this fingerprinter's features, to fill with {@link #addText} value by value. */
     public FeatureBag newBag() {
-        return new FeatureBag(options, adjacentPairs());
+        return new FeatureBag(options, adjacentPairs(), factors());
     }
 
     /** Adds the features of one more text (e.g. the next value of an array) to a bag, as {@link #fingerprint(Iterable)} does. */

@@ -6,6 +6,7 @@ import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
+import dev.simhash.weights.WeightsRegistry;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.elasticsearch.index.analysis.AnalysisRegistry;
@@ -139,9 +140,16 @@ public final class SimHashProcessor extends AbstractProcessor {
     public static final class Factory extends CompatProcessorFactory {
 
         private final AnalysisRegistry analysisRegistry;
+        private final WeightsRegistry weights;
 
         public Factory(AnalysisRegistry analysisRegistry) {
+            this(analysisRegistry, null);
+        }
+
+        /** A factory whose processors find the feature-weight tables ({@code weights}) in the node's registry (null: none). */
+        public Factory(AnalysisRegistry analysisRegistry, WeightsRegistry weights) {
             this.analysisRegistry = analysisRegistry;
+            this.weights = weights;
         }
 
         @Override
@@ -167,7 +175,12 @@ public final class SimHashProcessor extends AbstractProcessor {
                 FingerprintSpec spec = FingerprintSpec.parse(raw);
                 // the node's global analyzers: an ingest node has no index at hand
                 TextFingerprinter fingerprinter = spec.fingerprinter(this::globalAnalyzer, "the node (an ingest processor cannot use an "
-                    + "index's own analyzers; a simhash field can)");
+                    + "index's own analyzers; a simhash field can)", weights);
+                if (weights == null || weights.recovered()) {
+                    // a missing table is refused when the pipeline is put; while the node starts (pipelines re-created before
+                    // the cluster state is recovered) the table is looked up when a document is processed
+                    spec.resolveWeights(weights);
+                }
                 return new SimHashProcessor(tag, description, field, targetField, ignoreMissing, fingerprinter);
             } catch (FingerprintSpec.InvalidOptionException e) {
                 throw ConfigurationUtils.newConfigurationException(TYPE, tag, e.option(), e.reason());

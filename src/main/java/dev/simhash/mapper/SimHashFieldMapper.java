@@ -4,6 +4,7 @@ import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
+import dev.simhash.weights.WeightsRegistry;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Field;
@@ -56,7 +57,12 @@ public final class SimHashFieldMapper extends FieldMapper {
         }
     }
 
-    public static final TypeParser PARSER = new TypeParser((name, context) -> new Builder(name, context.getIndexAnalyzers()));
+    public static final TypeParser PARSER = parser(null);
+
+    /** The type parser of fields whose {@code weights} tables are found in the node's registry (null: none). */
+    public static TypeParser parser(WeightsRegistry weights) {
+        return new TypeParser((name, context) -> new Builder(name, context.getIndexAnalyzers(), weights));
+    }
 
     private static SimHashFieldMapper toType(FieldMapper in) {
         return (SimHashFieldMapper) in;
@@ -92,16 +98,23 @@ public final class SimHashFieldMapper extends FieldMapper {
         private final Parameter<Object> weighting = specParam(FingerprintSpec.WEIGHTING, m -> m.specValue(FingerprintSpec.WEIGHTING));
         private final Parameter<Object> minFeatures = specParam(FingerprintSpec.MIN_FEATURES,
             m -> m.specValue(FingerprintSpec.MIN_FEATURES));
+        private final Parameter<Object> weights = specParam(FingerprintSpec.WEIGHTS, m -> m.specValue(FingerprintSpec.WEIGHTS));
         // as Parameter.metaParam(), but initialized from the user's meta: the field type's meta also carries the version
         private final Parameter<Map<String, String>> meta = new Parameter<>("meta", true, Map::of,
             (n, c, o) -> TypeParsers.parseMeta(n, o), m -> userMeta(toType(m).fieldType().meta()),
             XContentBuilder::stringStringMap, Objects::toString);
 
         private final IndexAnalyzers indexAnalyzers;
+        private final WeightsRegistry weightsRegistry;
 
         public Builder(String name, IndexAnalyzers indexAnalyzers) {
+            this(name, indexAnalyzers, null);
+        }
+
+        public Builder(String name, IndexAnalyzers indexAnalyzers, WeightsRegistry weightsRegistry) {
             super(name);
             this.indexAnalyzers = indexAnalyzers;
+            this.weightsRegistry = weightsRegistry;
             // the version decides what every stored fingerprint means: always written into the mapping, so that a later
             // change of the default never changes the meaning of an existing field
             version.alwaysSerialize();
@@ -109,7 +122,7 @@ public final class SimHashFieldMapper extends FieldMapper {
 
         @Override
         protected Parameter<?>[] getParameters() {
-            return new Parameter<?>[] { input, version, analyzer, shingleSize, weighting, minFeatures, meta };
+            return new Parameter<?>[] { input, version, analyzer, shingleSize, weighting, minFeatures, weights, meta };
         }
 
         // overrides Builder#contentType() where it exists (9.5); a plain method on older lines
@@ -125,15 +138,20 @@ public final class SimHashFieldMapper extends FieldMapper {
             if (in == Input.TEXT) {
                 Map<String, Object> given = new HashMap<>();
                 given.put(FingerprintSpec.VERSION, version.getValue());
-                for (Parameter<Object> p : List.of(analyzer, shingleSize, weighting, minFeatures)) {
+                for (Parameter<Object> p : List.of(analyzer, shingleSize, weighting, minFeatures, weights)) {
                     if (p.isConfigured()) {
                         given.put(p.name, p.getValue());
                     }
                 }
                 spec = FingerprintSpec.parse(given, FingerprintSpec.OPTIONS, FingerprintSpec.LATEST);
-                fingerprinter = spec.fingerprinter(this::indexAnalyzer, "the index");
+                fingerprinter = spec.fingerprinter(this::indexAnalyzer, "the index", weightsRegistry);
+                if (weightsRegistry == null || weightsRegistry.recovered()) {
+                    // a missing table is refused when the mapping is put; mappings read while the node starts (before the
+                    // cluster state is recovered) look their table up when a document is indexed
+                    spec.resolveWeights(weightsRegistry);
+                }
             } else {
-                for (Parameter<Object> p : List.of(analyzer, shingleSize, weighting, minFeatures)) {
+                for (Parameter<Object> p : List.of(analyzer, shingleSize, weighting, minFeatures, weights)) {
                     if (p.isConfigured()) {
                         throw new IllegalArgumentException("[" + p.name + "] does not apply to a [" + CONTENT_TYPE + "] field with ["
                             + INPUT + "] = [fingerprint]: it takes ready-made fingerprints");
@@ -155,12 +173,14 @@ public final class SimHashFieldMapper extends FieldMapper {
     /** The version recorded in the mapping (also for [input] = [fingerprint], where it decides nothing). */
     private final Object version;
     private final IndexAnalyzers indexAnalyzers;
+    private final WeightsRegistry weightsRegistry;
 
     private SimHashFieldMapper(String leafName, SimHashFieldType type, BuilderParams params, Builder builder) {
         super(leafName, type, params);
         this.input = type.input();
         this.version = builder.version.getValue();
         this.indexAnalyzers = builder.indexAnalyzers;
+        this.weightsRegistry = builder.weightsRegistry;
     }
 
     @Override
@@ -176,7 +196,7 @@ public final class SimHashFieldMapper extends FieldMapper {
 
     @Override
     public FieldMapper.Builder getMergeBuilder() {
-        return new Builder(leafName(), indexAnalyzers).init(this);
+        return new Builder(leafName(), indexAnalyzers, weightsRegistry).init(this);
     }
 
     @Override

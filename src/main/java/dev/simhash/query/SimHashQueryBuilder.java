@@ -2,6 +2,7 @@ package dev.simhash.query;
 
 import dev.simhash.compat.CompatLeafQueryBuilder;
 import dev.simhash.core.BlockProbes;
+import dev.simhash.core.FeatureWeights;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
@@ -81,6 +82,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     private String excludeIndex;
     private String excludeId;
     private final Supplier<LikeFetcher.Liked> likeSupplier;
+    /** Where {@code text}'s {@code weights} table is found (the node's registry; set by the plugin, not serialized). */
+    private FeatureWeights.Tables weightTables;
 
     public SimHashQueryBuilder(String field) {
         this(field, null);
@@ -454,6 +457,12 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return new Like(null, parser.text(), null);
     }
 
+    /** Where the tables named by {@code text}'s {@code weights} option are found (the node's registry); not serialized. */
+    public SimHashQueryBuilder weightTables(FeatureWeights.Tables tables) {
+        this.weightTables = tables;
+        return this;
+    }
+
     /** This query with every parameter, waiting for {@code likeSupplier} (null: none). */
     private SimHashQueryBuilder copy(Supplier<LikeFetcher.Liked> supplier) {
         SimHashQueryBuilder c = new SimHashQueryBuilder(field, supplier);
@@ -467,6 +476,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         c.filter = filter;
         c.excludeIndex = excludeIndex;
         c.excludeId = excludeId;
+        c.weightTables = weightTables;
         return c.boost(boost()).queryName(queryName());
     }
 
@@ -558,7 +568,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
                         + "the field's own options are used");
                 }
                 Object own = type.spec().optionValue(given.getKey());
-                if (!own.equals(given.getValue())) {
+                if (!given.getValue().equals(own)) {
                     throw new IllegalArgumentException("[" + NAME + "] [" + given.getKey() + "] [" + given.getValue() + "] contradicts the "
                         + "[simhash] field [" + field + "], which fingerprints text with [" + given.getKey() + "] = [" + own
                         + "]; leave the option out: the field's own options are used");
@@ -577,7 +587,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
                     + "fingerprint with a [simhash] field to use an index's analyzer");
             }
             try {
-                fingerprinter = spec.fingerprinter(name -> context.getIndexAnalyzers().get(name), "the node");
+                fingerprinter = spec.fingerprinter(name -> context.getIndexAnalyzers().get(name), "the node", weightTables);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("[" + NAME + "] " + e.getMessage(), e);
             }

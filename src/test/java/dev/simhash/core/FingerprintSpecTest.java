@@ -83,7 +83,7 @@ class FingerprintSpecTest {
         cases.put(Map.of("version", 1), "[version] must be a string, got [1]");
         cases.put(Map.of("analyzer", " "), "[analyzer] must be a non-empty analyzer name");
         cases.put(Map.of("shingel_size", 2), "[shingel_size] is not a fingerprint option, expected one of "
-            + "[version, analyzer, shingle_size, weighting, min_features]");
+            + "[version, analyzer, shingle_size, weighting, min_features, weights]");
         cases.forEach((raw, message) -> assertEquals(message,
             assertThrows(IllegalArgumentException.class, () -> FingerprintSpec.parse(raw)).getMessage(), raw.toString()));
         // a caller that takes fewer options (the token filter has no analyzer) says which it takes

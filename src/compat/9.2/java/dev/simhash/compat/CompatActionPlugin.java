@@ -31,8 +31,15 @@ public abstract class CompatActionPlugin extends Plugin implements ActionPlugin 
 
     @Override
     public final Collection<?> createComponents(PluginServices services) {
-        // injected into the transport actions that read index settings from the cluster state
-        return List.of(CompatIndices.of(services));
+        // CompatIndices is injected into the transport actions that read index settings from the cluster state
+        java.util.List<Object> all = new java.util.ArrayList<>(List.of(CompatIndices.of(services)));
+        all.addAll(components(services));
+        return all;
+    }
+
+    /** The plugin's other components (injected into its transport actions), created once when the node is built. */
+    protected Collection<?> components(PluginServices services) {
+        return List.of();
     }
 
     @Override

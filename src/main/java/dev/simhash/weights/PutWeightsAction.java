@@ -1,0 +1,374 @@
+package dev.simhash.weights;
+
+import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.SimHash;
+
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionRequestValidationException;
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.action.ActionType;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.tasks.CancellableTask;
+import org.elasticsearch.tasks.Task;
+import org.elasticsearch.tasks.TaskId;
+import org.elasticsearch.xcontent.ObjectParser;
+import org.elasticsearch.xcontent.ParseField;
+import org.elasticsearch.xcontent.ToXContentObject;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.elasticsearch.action.ValidateActions.addValidationError;
+
+/**
+ * {@code PUT _simhash/weights/<name>}: a new, immutable feature-weight table, either uploaded ({@code features},
+ * {@code default_weight}) or computed as IDF from a sample of an index's text field ({@code index}, {@code field},
+ * {@code sample_size}, {@code min_df}, {@code max_features}), always for one fingerprint {@code version}. Computing runs as
+ * a cancellable task with a progress status. Under {@code cluster:admin} (the {@code manage} privilege); reading the sample
+ * also needs {@code read} on the index.
+ */
+public final class PutWeightsAction {
+
+    public static final String NAME = "cluster:admin/simhash/weights/put";
+    public static final ActionType<Response> INSTANCE = new ActionType<>(NAME);
+
+    public static final int DEFAULT_SAMPLE_SIZE = 10_000;
+    public static final int MAX_SAMPLE_SIZE = 1_000_000;
+    public static final int DEFAULT_MIN_DF = 2;
+
+    private PutWeightsAction() {}
+
+    /** The body as parsed, before it is checked (see {@link Request#validate()}). */
+    static final class Body {
+        String version;
+        Map<String, Double> features;
+        Double defaultWeight;
+        String index;
+        String field;
+        Integer sampleSize;
+        Integer minDf;
+        Integer maxFeatures;
+        String analyzer;
+        Integer shingleSize;
+    }
+
+    private static final ObjectParser<Body, Void> PARSER = new ObjectParser<>("simhash_weights", false, Body::new);
+
+    static {
+        PARSER.declareString((b, v) -> b.version = v, new ParseField("version"));
+        PARSER.declareField((p, b, c) -> b.features = parseFeatures(p), new ParseField("features"), ObjectParser.ValueType.VALUE_OBJECT_ARRAY);
+        PARSER.declareDouble((b, v) -> b.defaultWeight = v, new ParseField("default_weight"));
+        PARSER.declareString((b, v) -> b.index = v, new ParseField("index"));
+        PARSER.declareString((b, v) -> b.field = v, new ParseField("field"));
+        PARSER.declareInt((b, v) -> b.sampleSize = v, new ParseField("sample_size"));
+        PARSER.declareInt((b, v) -> b.minDf = v, new ParseField("min_df"));
+        PARSER.declareInt((b, v) -> b.maxFeatures = v, new ParseField("max_features"));
+        PARSER.declareString((b, v) -> b.analyzer = v, new ParseField("analyzer"));
+        PARSER.declareInt((b, v) -> b.shingleSize = v, new ParseField("shingle_size"));
+    }
+
+    /** {@code features}: an object of feature -> number; stops at {@link WeightsTable#MAX_FEATURES} + 1 entries. */
+    static Map<String, Double> parseFeatures(XContentParser p) throws IOException {
+        if (p.currentToken() != XContentParser.Token.START_OBJECT) {
+            throw new IllegalArgumentException("[features] must be an object of feature to factor, e.g. {\"the\": 0.1}, got "
+                + p.currentToken());
+        }
+        Map<String, Double> m = new HashMap<>();
+        for (XContentParser.Token t = p.nextToken(); t != XContentParser.Token.END_OBJECT; t = p.nextToken()) {
+            String feature = p.currentName();
+            t = p.nextToken();
+            if (t != XContentParser.Token.VALUE_NUMBER) {
+                throw new IllegalArgumentException("[features] factor of [" + SimHash.abbreviate(feature)
+                    + "] must be a number, got [" + (t.isValue() ? SimHash.abbreviate(p.text()) : t) + "]");
+            }
+            m.put(feature, p.doubleValue());
+            if (m.size() > WeightsTable.MAX_FEATURES) {
+                throw new IllegalArgumentException("[features] has more than " + WeightsTable.MAX_FEATURES
+                    + " features, a table holds at most " + WeightsTable.MAX_FEATURES + " (tables live in the cluster state)");
+            }
+        }
+        return m;
+    }
+
+    /** A table name, checked. */
+    static String checkName(String name) {
+        String reason = dev.simhash.core.FeatureWeights.invalidNameReason(name);
+        if (reason != null) {
+            throw new IllegalArgumentException("invalid feature-weight table name [" + SimHash.abbreviate(name) + "]: " + reason);
+        }
+        return name;
+    }
+
+    /** Upload or computation of one table. */
+    public static final class Request extends ActionRequest {
+        private final String name;
+        private final String version;
+        private final Map<String, Double> features;
+        private final double defaultWeight;
+        private final String index;
+        private final String field;
+        private final int sampleSize;
+        private final int minDf;
+        private final int maxFeatures;
+        private final String analyzer;
+        private final int shingleSize;
+        private boolean shouldStoreResult;
+
+        Request(String name, Body b) {
+            this.name = name;
+            this.version = b.version;
+            this.features = b.features;
+            this.defaultWeight = b.defaultWeight == null ? 1.0 : b.defaultWeight;
+            this.index = b.index;
+            this.field = b.field;
+            this.sampleSize = b.sampleSize == null ? DEFAULT_SAMPLE_SIZE : b.sampleSize;
+            this.minDf = b.minDf == null ? DEFAULT_MIN_DF : b.minDf;
+            this.maxFeatures = b.maxFeatures == null ? WeightsTable.MAX_FEATURES : b.maxFeatures;
+            this.analyzer = b.analyzer;
+            this.shingleSize = b.shingleSize == null ? 1 : b.shingleSize;
+            // computing and uploading take different options: say which does not belong
+            if (b.features != null && b.index != null) {
+                throw new IllegalArgumentException("[features] and [index] exclude each other: upload a table or compute one from an index");
+            }
+            if (b.features != null) {
+                for (String computeOnly : new String[] {b.field == null ? null : "field", b.sampleSize == null ? null : "sample_size",
+                    b.minDf == null ? null : "min_df", b.maxFeatures == null ? null : "max_features",
+                    b.analyzer == null ? null : "analyzer", b.shingleSize == null ? null : "shingle_size"}) {
+                    if (computeOnly != null) {
+                        throw new IllegalArgumentException("[" + computeOnly + "] only applies when computing a table from an [index]");
+                    }
+                }
+            }
+            if (b.index != null && b.defaultWeight != null) {
+                throw new IllegalArgumentException("[default_weight] only applies to an uploaded table; a computed table's is the IDF "
+                    + "of a feature just below [min_df]");
+            }
+        }
+
+        /** Parses a body; {@code name} from the URL. */
+        public static Request parse(String name, XContentParser parser) {
+            checkName(name);
+            return new Request(name, PARSER.apply(parser, null));
+        }
+
+        public Request(StreamInput in) throws IOException {
+            super(in);
+            name = in.readString();
+            version = in.readOptionalString();
+            if (in.readBoolean()) {
+                int n = in.readVInt();
+                Map<String, Double> m = new HashMap<>();
+                for (int i = 0; i < n; i++) {
+                    m.put(in.readString(), in.readDouble());
+                }
+                features = m;
+            } else {
+                features = null;
+            }
+            defaultWeight = in.readDouble();
+            index = in.readOptionalString();
+            field = in.readOptionalString();
+            sampleSize = in.readVInt();
+            minDf = in.readVInt();
+            maxFeatures = in.readVInt();
+            analyzer = in.readOptionalString();
+            shingleSize = in.readVInt();
+            shouldStoreResult = in.readBoolean();
+        }
+
+        @Override
+        public void writeTo(StreamOutput out) throws IOException {
+            super.writeTo(out);
+            out.writeString(name);
+            out.writeOptionalString(version);
+            out.writeBoolean(features != null);
+            if (features != null) {
+                out.writeVInt(features.size());
+                for (Map.Entry<String, Double> e : features.entrySet()) {
+                    out.writeString(e.getKey());
+                    out.writeDouble(e.getValue());
+                }
+            }
+            out.writeDouble(defaultWeight);
+            out.writeOptionalString(index);
+            out.writeOptionalString(field);
+            out.writeVInt(sampleSize);
+            out.writeVInt(minDf);
+            out.writeVInt(maxFeatures);
+            out.writeOptionalString(analyzer);
+            out.writeVInt(shingleSize);
+            out.writeBoolean(shouldStoreResult);
+        }
+
+        @Override
+        public ActionRequestValidationException validate() {
+            ActionRequestValidationException e = null;
+            if (version == null) {
+                e = addValidationError("[version] is required: a table holds the features of one fingerprint version, [v1] or [v2]", e);
+            } else {
+                try {
+                    FingerprintSpec.Version.fromOption(version);
+                } catch (IllegalArgumentException x) {
+                    e = addValidationError(x.getMessage(), e);
+                }
+            }
+            if (features == null && index == null) {
+                e = addValidationError("either [features] (an uploaded table) or [index] and [field] (computed from the index) is required", e);
+            }
+            if (index != null) {
+                if (field == null) {
+                    e = addValidationError("[field] is required with [index]", e);
+                }
+                if (sampleSize < 1 || sampleSize > MAX_SAMPLE_SIZE) {
+                    e = addValidationError("[sample_size] must be between 1 and " + MAX_SAMPLE_SIZE + ", got [" + sampleSize + "]", e);
+                }
+                if (minDf < 1) {
+                    e = addValidationError("[min_df] must be at least 1, got [" + minDf + "]", e);
+                }
+                if (maxFeatures < 1 || maxFeatures > WeightsTable.MAX_FEATURES) {
+                    e = addValidationError("[max_features] must be between 1 and " + WeightsTable.MAX_FEATURES + ", got [" + maxFeatures
+                        + "]", e);
+                }
+                if ("v2".equals(version) && (analyzer != null || shingleSize != 1)) {
+                    e = addValidationError("[analyzer] and [shingle_size] do not apply to v2, which fixes its features", e);
+                }
+            }
+            return e;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        FingerprintSpec.Version version() {
+            return FingerprintSpec.Version.fromOption(version);
+        }
+
+        Map<String, Double> features() {
+            return features;
+        }
+
+        double defaultWeight() {
+            return defaultWeight;
+        }
+
+        String index() {
+            return index;
+        }
+
+        String field() {
+            return field;
+        }
+
+        int sampleSize() {
+            return sampleSize;
+        }
+
+        int minDf() {
+            return minDf;
+        }
+
+        int maxFeatures() {
+            return maxFeatures;
+        }
+
+        /** The fingerprint spec whose features the table is computed from. */
+        FingerprintSpec spec() {
+            Map<String, Object> raw = new HashMap<>();
+            raw.put(FingerprintSpec.VERSION, version);
+            if (analyzer != null) {
+                raw.put(FingerprintSpec.ANALYZER, analyzer);
+            }
+            if (shingleSize != 1) {
+                raw.put(FingerprintSpec.SHINGLE_SIZE, shingleSize);
+            }
+            return FingerprintSpec.parse(raw);
+        }
+
+        public Request shouldStoreResult(boolean store) {
+            this.shouldStoreResult = store;
+            return this;
+        }
+
+        @Override
+        public boolean getShouldStoreResult() {
+            return shouldStoreResult;
+        }
+
+        @Override
+        public Task createTask(long id, String type, String action, TaskId parentTaskId, Map<String, String> headers) {
+            return new PutWeightsTask(id, type, action, getDescription(), parentTaskId, headers, index == null ? 0 : sampleSize);
+        }
+
+        @Override
+        public String getDescription() {
+            return "simhash weights [" + name + "] " + (index == null ? "upload" : "from index[" + index + "], field[" + field
+                + "], sample_size[" + sampleSize + "]");
+        }
+    }
+
+    /** The task of one PUT: cancellable; its status shows the phase and the documents read of the sample. */
+    public static final class PutWeightsTask extends CancellableTask {
+        private volatile String phase = "read";
+        final AtomicLong docsRead = new AtomicLong();
+        private final long sampleSize;
+        volatile int featuresCounted;
+
+        PutWeightsTask(long id, String type, String action, String description, TaskId parentTaskId, Map<String, String> headers,
+                       long sampleSize) {
+            super(id, type, action, description, parentTaskId, headers);
+            this.sampleSize = sampleSize;
+        }
+
+        void phase(String phase) {
+            this.phase = phase;
+        }
+
+        @Override
+        public WeightsStatus getStatus() {
+            return new WeightsStatus(phase, docsRead.get(), sampleSize, featuresCounted);
+        }
+    }
+
+    /** The table made: its name, version, size and source. */
+    public static final class Response extends ActionResponse implements ToXContentObject {
+        private final WeightsTable table;
+
+        Response(WeightsTable table) {
+            this.table = table;
+        }
+
+        public Response(StreamInput in) throws IOException {
+            this.table = WeightsMetadata.readTable(in);
+        }
+
+        @Override
+        public void writeTo(StreamOutput out) throws IOException {
+            WeightsMetadata.writeTable(out, table);
+        }
+
+        @Override
+        public XContentBuilder toXContent(XContentBuilder b, Params params) throws IOException {
+            b.startObject().field("acknowledged", true).field("name", table.name());
+            WeightsMetadata.tableToXContent(b, table, 0);
+            return b.endObject();
+        }
+    }
+
+    /** Source of a table, as GET shows it. */
+    static Map<String, Object> source(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            if (kv[i + 1] != null) {
+                m.put((String) kv[i], kv[i + 1]);
+            }
+        }
+        return m;
+    }
+}

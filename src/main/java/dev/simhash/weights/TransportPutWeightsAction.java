@@ -1,0 +1,225 @@
+package dev.simhash.weights;
+
+import dev.simhash.core.FeatureBag;
+import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.TextFingerprinter;
+
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.search.ClosePointInTimeRequest;
+import org.elasticsearch.action.search.OpenPointInTimeRequest;
+import org.elasticsearch.action.search.OpenPointInTimeResponse;
+import org.elasticsearch.action.search.SearchRequest;
+import org.elasticsearch.action.search.SearchResponse;
+import org.elasticsearch.action.search.TransportClosePointInTimeAction;
+import org.elasticsearch.action.search.TransportOpenPointInTimeAction;
+import org.elasticsearch.action.search.TransportSearchAction;
+import org.elasticsearch.action.support.ActionFilters;
+import org.elasticsearch.action.support.HandledTransportAction;
+import org.elasticsearch.action.support.master.AcknowledgedResponse;
+import org.elasticsearch.client.internal.Client;
+import org.elasticsearch.client.internal.ParentTaskAssigningClient;
+import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.bytes.BytesReference;
+import org.elasticsearch.common.xcontent.support.XContentMapValues;
+import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.index.query.QueryBuilders;
+import org.elasticsearch.injection.guice.Inject;
+import org.elasticsearch.search.SearchHit;
+import org.elasticsearch.search.builder.PointInTimeBuilder;
+import org.elasticsearch.search.builder.SearchSourceBuilder;
+import org.elasticsearch.search.sort.SortBuilders;
+import org.elasticsearch.tasks.Task;
+import org.elasticsearch.tasks.TaskCancelledException;
+import org.elasticsearch.threadpool.ThreadPool;
+import org.elasticsearch.transport.TransportService;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Makes a table: an upload is checked and stored; a computation reads up to {@code sample_size} documents of the index (in
+ * index order, through a point in time, page by page, as child requests of the task with the caller's privileges), counts
+ * each document's distinct features as the fingerprint makes them ({@link FeatureBag#features()}), turns the counts into
+ * IDF factors ({@link DocumentFrequencies}) and stores the table ({@link StoreWeightsAction}, on the master).
+ */
+public final class TransportPutWeightsAction extends HandledTransportAction<PutWeightsAction.Request, PutWeightsAction.Response> {
+
+    static final int PAGE_SIZE = 1_000;
+    static final TimeValue KEEP_ALIVE = TimeValue.timeValueMinutes(1);
+
+    private final NodeClient client;
+    private final ClusterService clusterService;
+    private final WeightsRegistry registry;
+    private final ThreadPool threadPool;
+
+    @Inject
+    public TransportPutWeightsAction(TransportService transportService, ActionFilters actionFilters, NodeClient client,
+                                     ClusterService clusterService, ThreadPool threadPool, WeightsRegistry registry) {
+        super(PutWeightsAction.NAME, transportService, actionFilters, PutWeightsAction.Request::new, threadPool.generic());
+        this.client = client;
+        this.clusterService = clusterService;
+        this.registry = registry;
+        this.threadPool = threadPool;
+    }
+
+    @Override
+    protected void doExecute(Task task, PutWeightsAction.Request request, ActionListener<PutWeightsAction.Response> listener) {
+        if (registry.get(request.name()) != null) {
+            // answered before any work; the master checks again when storing
+            listener.onFailure(StoreWeightsAction.exists(request.name()));
+            return;
+        }
+        PutWeightsAction.PutWeightsTask t = (PutWeightsAction.PutWeightsTask) task;
+        Client child = new ParentTaskAssigningClient(client, clusterService.localNode(), task);
+        if (request.features() != null) {
+            WeightsTable table;
+            try {
+                table = new WeightsTable(request.name(), request.version(), request.features(), request.defaultWeight(),
+                    PutWeightsAction.source("type", "uploaded"), threadPool.absoluteTimeInMillis());
+            } catch (IllegalArgumentException e) {
+                listener.onFailure(e);
+                return;
+            }
+            store(t, child, table, listener);
+            return;
+        }
+        FingerprintSpec spec = request.spec();
+        if (!spec.hasBuiltInAnalyzer()) {
+            listener.onFailure(new IllegalArgumentException("[analyzer] a table is computed with a built-in feature analyzer "
+                + "([default], [standard], [whitespace]) or for v2, got [" + spec.analyzer() + "]"));
+            return;
+        }
+        new Job(t, child, request, spec.fingerprinter(null, "the node"), listener).open();
+    }
+
+    private void store(PutWeightsAction.PutWeightsTask task, Client child, WeightsTable table,
+                       ActionListener<PutWeightsAction.Response> listener) {
+        task.phase("store");
+        child.execute(StoreWeightsAction.INSTANCE, new StoreWeightsAction.Request(table),
+            listener.delegateFailureAndWrap((l, r) -> l.onResponse(new PutWeightsAction.Response(table))));
+    }
+
+    /** One computation: open a point in time, read pages until the sample is full or the index ends, close, store. */
+    private final class Job {
+        private final PutWeightsAction.PutWeightsTask task;
+        private final Client child;
+        private final PutWeightsAction.Request request;
+        private final TextFingerprinter fingerprinter;
+        private final ActionListener<PutWeightsAction.Response> listener;
+        private final DocumentFrequencies df = new DocumentFrequencies(DocumentFrequencies.DEFAULT_MAX_TRACKED);
+        private BytesReference pitId;
+
+        Job(PutWeightsAction.PutWeightsTask task, Client child, PutWeightsAction.Request request, TextFingerprinter fingerprinter,
+            ActionListener<PutWeightsAction.Response> listener) {
+            this.task = task;
+            this.child = child;
+            this.request = request;
+            this.fingerprinter = fingerprinter;
+            this.listener = listener;
+        }
+
+        void open() {
+            child.execute(TransportOpenPointInTimeAction.TYPE, new OpenPointInTimeRequest(request.index()).keepAlive(KEEP_ALIVE),
+                ActionListener.wrap((OpenPointInTimeResponse r) -> {
+                    pitId = r.getPointInTimeId();
+                    page(null);
+                }, listener::onFailure));
+        }
+
+        private void page(Object[] searchAfter) {
+            if (task.isCancelled()) {
+                fail(new TaskCancelledException("cancelled: " + task.getReasonCancelled()));
+                return;
+            }
+            int size = (int) Math.min(PAGE_SIZE, request.sampleSize() - df.documents());
+            SearchSourceBuilder source = new SearchSourceBuilder().query(QueryBuilders.existsQuery(request.field())).size(size)
+                .fetchSource(new String[] {request.field()}, null).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
+                .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(KEEP_ALIVE));
+            if (searchAfter != null) {
+                source.searchAfter(searchAfter);
+            }
+            child.execute(TransportSearchAction.TYPE, new SearchRequest().source(source).allowPartialSearchResults(false),
+                ActionListener.wrap(this::onPage, this::fail));
+        }
+
+        private void onPage(SearchResponse r) {
+            try {
+                if (r.pointInTimeId() != null) {
+                    pitId = r.pointInTimeId();
+                }
+                SearchHit[] hits = r.getHits().getHits();
+                FeatureBag bag = fingerprinter.newBag();
+                for (SearchHit hit : hits) {
+                    bag.reset();
+                    for (String text : texts(hit.getSourceAsMap())) {
+                        fingerprinter.addText(text, bag);
+                    }
+                    df.addDocument(bag.features());
+                    task.docsRead.incrementAndGet();
+                }
+                task.featuresCounted = df.distinctFeatures();
+                if (hits.length == 0 || df.documents() >= request.sampleSize()) {
+                    finish();
+                } else {
+                    page(hits[hits.length - 1].getSortValues());
+                }
+            } catch (Exception e) {
+                fail(e);
+            }
+        }
+
+        private List<String> texts(Map<String, Object> source) {
+            List<String> out = new ArrayList<>();
+            for (Object v : XContentMapValues.extractRawValues(request.field(), source)) {
+                if (v instanceof String s) {
+                    out.add(s);
+                } else if (v != null) {
+                    throw new IllegalArgumentException("[field] [" + request.field() + "] must hold text, got a value of type ["
+                        + v.getClass().getSimpleName() + "]");
+                }
+            }
+            return out;
+        }
+
+        private void finish() {
+            close();
+            if (df.documents() == 0) {
+                listener.onFailure(new IllegalArgumentException("[index] [" + request.index() + "] has no document with a value in [field] ["
+                    + request.field() + "] to compute a table from"));
+                return;
+            }
+            WeightsTable table;
+            try {
+                FingerprintSpec spec = request.spec();
+                table = new WeightsTable(request.name(), request.version(), df.idf(request.minDf(), request.maxFeatures()),
+                    df.defaultWeight(request.minDf()),
+                    PutWeightsAction.source("type", "computed", "index", request.index(), "field", request.field(),
+                        "documents", df.documents(), "sample_size", request.sampleSize(), "min_df", request.minDf(),
+                        "max_features", request.maxFeatures(), "idf", "ln(1 + documents / df)",
+                        "analyzer", spec.version() == FingerprintSpec.Version.V1 ? spec.analyzer() : null,
+                        "shingle_size", spec.version() == FingerprintSpec.Version.V1 ? spec.options().shingleSize() : null,
+                        "pruned", df.pruned() > 0 ? Boolean.TRUE : null),
+                    threadPool.absoluteTimeInMillis());
+            } catch (IllegalArgumentException e) {
+                listener.onFailure(e);
+                return;
+            }
+            store(task, child, table, listener);
+        }
+
+        private void fail(Exception e) {
+            close();
+            listener.onFailure(e);
+        }
+
+        private void close() {
+            if (pitId != null) {
+                BytesReference id = pitId;
+                pitId = null;
+                client.execute(TransportClosePointInTimeAction.TYPE, new ClosePointInTimeRequest(id), ActionListener.noop());
+            }
+        }
+    }
+}

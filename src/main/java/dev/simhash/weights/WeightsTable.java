@@ -1,0 +1,175 @@
+package dev.simhash.weights;
+
+import dev.simhash.core.FeatureWeights;
+import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.SimHash;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One named, immutable feature-weight table: a factor for each listed feature, {@code default_weight} for every other, the
+ * fingerprint version whose features it holds, and where it came from. Validated on construction (the limits keep the
+ * cluster state, where tables live, small). Plain Java; looked up with an open-addressing index, no boxing.
+ */
+public final class WeightsTable implements FeatureWeights {
+
+    /** Most features in one table: every table is in the cluster state, sent to every node and kept in every node's memory. */
+    public static final int MAX_FEATURES = 200_000;
+    /** Most features in all tables of the cluster together (about 10-20 MB of cluster state at typical feature lengths). */
+    public static final int MAX_TOTAL_FEATURES = 1_000_000;
+    /** Longest feature, in characters (v2 tokens are at most 255, bigrams 511). */
+    public static final int MAX_FEATURE_LENGTH = 1_000;
+    /** Largest factor: keeps every weight times factor finite. */
+    public static final double MAX_FACTOR = 1_000_000;
+
+    private final String name;
+    private final FingerprintSpec.Version version;
+    private final double defaultWeight;
+    /** Sorted, distinct. */
+    private final String[] features;
+    private final double[] factors;
+    /** slot -> index + 1, 0 empty; at most half full. */
+    private final int[] slots;
+    private final Map<String, Object> source;
+    private final long createdMillis;
+
+    /**
+     * @param factors     feature -> factor; each a finite number in [0, {@link #MAX_FACTOR}]
+     * @param source      how the table was made (e.g. {@code uploaded}, or the index, field and sample), shown by GET
+     * @throws IllegalArgumentException naming the offending part ({@code [features]}, {@code [default_weight]}, the name)
+     */
+    public WeightsTable(String name, FingerprintSpec.Version version, Map<String, ? extends Number> factors, double defaultWeight,
+                        Map<String, Object> source, long createdMillis) {
+        String reason = FeatureWeights.invalidNameReason(name);
+        if (reason != null) {
+            throw new IllegalArgumentException("invalid feature-weight table name: " + reason);
+        }
+        this.name = name;
+        this.version = Objects.requireNonNull(version, "[version] is required");
+        checkFactor("[default_weight]", defaultWeight);
+        this.defaultWeight = defaultWeight;
+        if (factors.size() > MAX_FEATURES) {
+            throw new IllegalArgumentException("[features] has " + factors.size() + " features, a table holds at most " + MAX_FEATURES
+                + " (tables live in the cluster state); keep the most frequent or raise [min_df]");
+        }
+        String[] f = factors.keySet().toArray(new String[0]);
+        Arrays.sort(f);
+        double[] w = new double[f.length];
+        for (int i = 0; i < f.length; i++) {
+            if (f[i] == null || f[i].isEmpty()) {
+                throw new IllegalArgumentException("[features] a feature must be a non-empty string");
+            }
+            if (f[i].length() > MAX_FEATURE_LENGTH) {
+                throw new IllegalArgumentException("[features] feature [" + SimHash.abbreviate(f[i]) + "] is longer than "
+                    + MAX_FEATURE_LENGTH + " characters");
+            }
+            Number n = factors.get(f[i]);
+            if (n == null) {
+                throw new IllegalArgumentException("[features] factor of [" + SimHash.abbreviate(f[i]) + "] is missing");
+            }
+            w[i] = n.doubleValue();
+            checkFactor("[features] factor of [" + SimHash.abbreviate(f[i]) + "]", w[i]);
+        }
+        this.features = f;
+        this.factors = w;
+        int capacity = Integer.highestOneBit(Math.max(4, f.length * 2 + 1)) << 1;
+        int[] s = new int[capacity];
+        int mask = capacity - 1;
+        for (int i = 0; i < f.length; i++) {
+            int j = spread(f[i].hashCode()) & mask;
+            while (s[j] != 0) {
+                j = (j + 1) & mask;
+            }
+            s[j] = i + 1;
+        }
+        this.slots = s;
+        this.source = source == null ? Map.of() : Map.copyOf(source);
+        this.createdMillis = createdMillis;
+    }
+
+    private static void checkFactor(String what, double v) {
+        if (!(v >= 0 && v <= MAX_FACTOR)) {
+            throw new IllegalArgumentException(what + " must be a finite number between 0 and " + (long) MAX_FACTOR + ", got [" + v + "]");
+        }
+    }
+
+    private static int spread(int h) {
+        return h ^ (h >>> 16);
+    }
+
+    @Override
+    public double applyAsDouble(String feature) {
+        int mask = slots.length - 1;
+        for (int j = spread(feature.hashCode()) & mask, id; (id = slots[j] - 1) >= 0; j = (j + 1) & mask) {
+            if (features[id].equals(feature)) {
+                return factors[id];
+            }
+        }
+        return defaultWeight;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public FingerprintSpec.Version version() {
+        return version;
+    }
+
+    public double defaultWeight() {
+        return defaultWeight;
+    }
+
+    /** Number of listed features. */
+    public int size() {
+        return features.length;
+    }
+
+    /** The i-th listed feature in sorted order. */
+    public String feature(int i) {
+        return features[i];
+    }
+
+    /** The factor of the i-th listed feature. */
+    public double factor(int i) {
+        return factors[i];
+    }
+
+    /** The first {@code limit} listed features with their factors, in sorted order. */
+    public Map<String, Double> features(int limit) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        for (int i = 0; i < Math.min(limit, features.length); i++) {
+            m.put(features[i], factors[i]);
+        }
+        return m;
+    }
+
+    public Map<String, Object> source() {
+        return source;
+    }
+
+    public long createdMillis() {
+        return createdMillis;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof WeightsTable t && name.equals(t.name) && version == t.version
+            && Double.compare(defaultWeight, t.defaultWeight) == 0 && Arrays.equals(features, t.features)
+            && Arrays.equals(factors, t.factors) && source.equals(t.source) && createdMillis == t.createdMillis;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, version, defaultWeight, Arrays.hashCode(features), createdMillis);
+    }
+
+    @Override
+    public String toString() {
+        return "WeightsTable[" + name + ", " + version.optionName() + ", " + features.length + " features]";
+    }
+}

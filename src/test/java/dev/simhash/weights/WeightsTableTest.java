@@ -1,0 +1,71 @@
+package dev.simhash.weights;
+
+import dev.simhash.core.FingerprintSpec;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A table: lookups (listed factor, default for others), the checks on names, factors and size, and its order. */
+class WeightsTableTest {
+
+    private static WeightsTable table(Map<String, ? extends Number> f, double defaultWeight) {
+        return new WeightsTable("t", FingerprintSpec.Version.V2, f, defaultWeight, Map.of("type", "uploaded"), 0);
+    }
+
+    @Test
+    void listedFeaturesHaveTheirFactorOthersTheDefault() {
+        WeightsTable t = table(Map.of("the", 0.1, "fox", 3.5, "the fox", 0.0), 2.0);
+        assertEquals(0.1, t.applyAsDouble("the"));
+        assertEquals(3.5, t.applyAsDouble("fox"));
+        assertEquals(0.0, t.applyAsDouble("the fox"));
+        assertEquals(2.0, t.applyAsDouble("dog"));
+        assertEquals(2.0, t.applyAsDouble(""));
+        assertEquals(3, t.size());
+        assertEquals(List.of("fox", "the", "the fox"), List.copyOf(t.features(10).keySet()), "sorted");
+        assertEquals(List.of("fox"), List.copyOf(t.features(1).keySet()));
+    }
+
+    @Test
+    void manyFeaturesAllFound() {
+        Map<String, Double> f = new HashMap<>();
+        for (int i = 0; i < 50_000; i++) {
+            f.put("w" + i, i / 7.0);
+        }
+        WeightsTable t = table(f, 9);
+        for (int i = 0; i < 50_000; i++) {
+            assertEquals(i / 7.0, t.applyAsDouble("w" + i));
+        }
+        assertEquals(9.0, t.applyAsDouble("w50000"));
+    }
+
+    @Test
+    void badFactorsNamesAndSizesAreRefusedNamingTheProblem() {
+        assertEquals("[features] factor of [x] must be a finite number between 0 and 1000000, got [-1.0]",
+            assertThrows(IllegalArgumentException.class, () -> table(Map.of("x", -1.0), 1)).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> table(Map.of("x", Double.NaN), 1)).getMessage()
+            .contains("got [NaN]"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> table(Map.of("x", Double.POSITIVE_INFINITY), 1)).getMessage()
+            .startsWith("[features] factor of [x]"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> table(Map.of(), -0.5)).getMessage().startsWith("[default_weight]"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> table(Map.of("", 1.0), 1)).getMessage().startsWith("[features]"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> table(Map.of("x".repeat(1001), 1.0), 1)).getMessage()
+            .contains("longer than 1000"));
+        Map<String, Double> big = new HashMap<>();
+        for (int i = 0; i <= WeightsTable.MAX_FEATURES; i++) {
+            big.put("f" + i, 1.0);
+        }
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> table(big, 1)).getMessage()
+            .startsWith("[features] has 200001 features, a table holds at most 200000"));
+        for (String bad : List.of("BAD NAME", "Upper", "..", "_x", "a/b", "")) {
+            assertThrows(IllegalArgumentException.class,
+                () -> new WeightsTable(bad, FingerprintSpec.Version.V2, Map.of(), 1, Map.of(), 0), bad);
+        }
+    }
+}
