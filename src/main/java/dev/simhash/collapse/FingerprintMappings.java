@@ -57,7 +57,7 @@ final class FingerprintMappings {
                     + new TreeSet<>(versions) + " in the target indices, whose default radii differ");
             }
             String v = versions.iterator().next();
-            return FingerprintSpec.Version.valueOf(v.toUpperCase(java.util.Locale.ROOT)).defaultMaxDistance();
+            return FingerprintSpec.Version.fromOption(v).defaultMaxDistance();
         }
     }
 
