@@ -18,6 +18,10 @@ public final class CharFolding {
     private static final Map<Integer, Integer> TABLE = load();
     // most folded characters are in the BMP: a direct array for those, the map for the rest
     private static final int[] BMP = bmp(TABLE);
+    /** Marks a char of {@link #FOLDED_CHARS} that needs the code point path (a surrogate, or an image outside the BMP). */
+    private static final char CODE_POINT_PATH = '\uD800';
+    /** Per BMP char that is not a surrogate: lowercase, then the table, as one char; {@link #CODE_POINT_PATH} otherwise. */
+    private static final char[] FOLDED_CHARS = foldedChars();
 
     private CharFolding() {}
 
@@ -47,6 +51,59 @@ public final class CharFolding {
         return sb.toString();
     }
 
+    /**
+     * The same folding as {@link #fold(CharSequence)}, written into a reusable buffer instead of a new string: one table
+     * lookup per char for the BMP (lowercase and table in one), the code point path for surrogates.
+     */
+    public static void fold(CharSequence text, Buffer out) {
+        CharSequence nfkc = Normalizer.isNormalized(text, Normalizer.Form.NFKC) ? text : Normalizer.normalize(text, Normalizer.Form.NFKC);
+        int n = nfkc.length();
+        // a BMP char folds to at most two chars (an image outside the BMP); a surrogate pair to at most two
+        char[] c = out.capacity(2 * n);
+        char[] map = FOLDED_CHARS;
+        int p = 0;
+        for (int i = 0; i < n; i++) {
+            char ch = nfkc.charAt(i);
+            char f = map[ch];
+            if (f != CODE_POINT_PATH) {
+                c[p++] = f;
+                continue;
+            }
+            int cp = Character.codePointAt(nfkc, i);
+            i += Character.charCount(cp) - 1;
+            p += Character.toChars(foldCodePoint(Character.toLowerCase(cp)), c, p);
+        }
+        out.length = p;
+    }
+
+    /** A reusable char buffer for {@link #fold(CharSequence, Buffer)}: the folded text is {@code chars()[0 .. length())}. Not thread-safe. */
+    public static final class Buffer {
+        /** Buffers larger than this many chars are not kept for the next text. */
+        private static final int MAX_KEPT = 1 << 16;
+        private char[] chars = new char[1024];
+        private int length;
+
+        char[] capacity(int n) {
+            if (chars.length < n || chars.length > MAX_KEPT) {
+                chars = new char[Math.max(n, 1024)];
+            }
+            return chars;
+        }
+
+        public char[] chars() {
+            return chars;
+        }
+
+        public int length() {
+            return length;
+        }
+
+        @Override
+        public String toString() {
+            return new String(chars, 0, length);
+        }
+    }
+
     /** The table's image of one code point (itself when it has no entry); no NFKC, no lowercasing. */
     public static int foldCodePoint(int cp) {
         if (cp < BMP.length) {
@@ -60,6 +117,15 @@ public final class CharFolding {
     /** Number of entries of the folding table. */
     public static int tableSize() {
         return TABLE.size();
+    }
+
+    private static char[] foldedChars() {
+        char[] out = new char[0x10000];
+        for (int c = 0; c < out.length; c++) {
+            int f = Character.isSurrogate((char) c) ? -1 : foldCodePoint(Character.toLowerCase(c));
+            out[c] = f < 0 || f > 0xFFFF || Character.isSurrogate((char) f) ? CODE_POINT_PATH : (char) f;
+        }
+        return out;
     }
 
     private static int[] bmp(Map<Integer, Integer> table) {

@@ -1,5 +1,6 @@
 package dev.simhash.core;
 
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -7,12 +8,18 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CharFoldingTest {
+
+    private static final AtomicLong SEEDS = new AtomicLong(Long.getLong("tests.seed", System.nanoTime()));
+    /** Reused by every repetition, as a thread's buffer is. */
+    private static final CharFolding.Buffer SHARED = new CharFolding.Buffer();
 
     @Test
     void traditionalAndVariantsFoldToSimplified() {
@@ -42,6 +49,40 @@ class CharFoldingTest {
         String s = "爲了這個國家，ＡＢＣ　我們著手處理裡面的問題。Straße ΣΑΣ";
         String once = CharFolding.fold(s);
         assertEquals(once, CharFolding.fold(once));
+    }
+
+    /** The buffer path (one table lookup per BMP char) folds exactly as the string path, on random text of every kind. */
+    @RepeatedTest(200)
+    void bufferFoldingEqualsStringFolding() {
+        long seed = SEEDS.getAndIncrement();
+        Random r = SimHashAccumulatorIdentityTest.random(seed);
+        CharFolding.Buffer buffer = SHARED;
+        for (int k = 0; k < 20; k++) {
+            StringBuilder sb = new StringBuilder(Utf8FeatureHasherTest.randomString(r));
+            // and characters the table folds, upper case letters, compatibility forms and combining marks
+            for (int i = r.nextInt(30); i > 0; i--) {
+                switch (r.nextInt(5)) {
+                    case 0 -> sb.insert(r.nextInt(sb.length() + 1), "爲這個國家裡著們");
+                    case 1 -> sb.insert(r.nextInt(sb.length() + 1), "ÀÉÎÕÜ ΣΑΣ İI Straße ＡＢＣ１２３");
+                    case 2 -> sb.insert(r.nextInt(sb.length() + 1), "ﬁ\u2163\u00BD A\u0308 \u1E9E \uD801\uDC00");
+                    case 3 -> sb.appendCodePoint(0x10400 + r.nextInt(0x50));
+                    default -> sb.append((char) (0x4E00 + r.nextInt(0x5200)));
+                }
+            }
+            String text = sb.toString();
+            CharFolding.fold(text, buffer);
+            assertEquals(CharFolding.fold(text), buffer.toString(), "seed " + seed);
+        }
+    }
+
+    @Test
+    void bufferFoldingOfEveryBmpChar() {
+        CharFolding.Buffer buffer = new CharFolding.Buffer();
+        for (int c = 0; c <= 0xFFFF; c++) {
+            String text = "a" + (char) c + "Z";
+            CharFolding.fold(text, buffer);
+            assertEquals(CharFolding.fold(text), buffer.toString(), "U+" + Integer.toHexString(c));
+        }
     }
 
     @Test
