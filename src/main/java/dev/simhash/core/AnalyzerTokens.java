@@ -15,18 +15,28 @@ public final class AnalyzerTokens {
 
     private AnalyzerTokens() {}
 
-    /** Every token the analyzer emits for {@code text}, in order. */
-    public static void forEach(Analyzer analyzer, String text, Consumer<String> token) {
+    /** Receives a token's chars without a string per token: valid only during the call. */
+    public interface TermSink {
+        void term(char[] buffer, int start, int length);
+    }
+
+    /** Every token the analyzer emits for {@code text}, in order, as the term attribute's buffer (no string per token). */
+    public static void forEachTerm(Analyzer analyzer, String text, TermSink sink) {
         try (TokenStream ts = analyzer.tokenStream(FIELD, text)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
             ts.reset();
             while (ts.incrementToken()) {
-                token.accept(term.toString());
+                sink.term(term.buffer(), 0, term.length());
             }
             ts.end();
         } catch (IOException e) {
             // analyzing an in-memory string does no I/O
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Every token the analyzer emits for {@code text}, in order. */
+    public static void forEach(Analyzer analyzer, String text, Consumer<String> token) {
+        forEachTerm(analyzer, text, (buffer, start, length) -> token.accept(new String(buffer, start, length)));
     }
 }

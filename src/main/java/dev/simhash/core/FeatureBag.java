@@ -1,5 +1,6 @@
 package dev.simhash.core;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -21,6 +22,8 @@ public final class FeatureBag {
     private static final int INITIAL_CAPACITY = 16;
     /** A bag whose index grew beyond this many slots gives its tables back on reset (bounds memory kept and reset cost). */
     private static final int MAX_KEPT_SLOTS = 1 << 12;
+    /** Nor keeps byte buffers beyond this size. */
+    private static final int MAX_KEPT_BYTES = 1 << 16;
 
     /** One bag per thread for whole-text fingerprints ({@link #threadBag}): no tables or buffers per document. */
     private static final ThreadLocal<FeatureBag> THREAD_BAG = ThreadLocal.withInitial(() -> new FeatureBag(FingerprintOptions.DEFAULTS));
@@ -41,6 +44,21 @@ public final class FeatureBag {
     private int size;
     /** With factors: the distinct features whose factor is not 0 (those a fingerprint weighs). */
     private int kept;
+    /*
+     * Byte mode (no factors, and single tokens or adjacent pairs): a feature is kept as its UTF-8 bytes in an arena with
+     * its XXH3 hash, never as a string; tokens arrive as chars (addToken(char[], int, int)). Two features are the same
+     * iff their bytes are, exactly as their strings are equal, because UTF-8 is one-to-one on text without unpaired
+     * surrogates; the first token with one switches the bag to strings (toStringMode), where it can be told apart.
+     */
+    private boolean byteMode;
+    private byte[] arena = new byte[4096];
+    private int arenaSize;
+    private int[] starts = new int[INITIAL_CAPACITY];
+    private int[] lengths = new int[INITIAL_CAPACITY];
+    private long[] hashes = new long[INITIAL_CAPACITY];
+    /** The previous token's bytes at 0 .. previousLength, a space, then the current token's (-1: no previous token). */
+    private byte[] scratch = new byte[1024];
+    private int previousLength = -1;
     private final ArrayDeque<String> window = new ArrayDeque<>();
     private final StringBuilder shingle = new StringBuilder();
     private final Utf8FeatureHasher hasher = new Utf8FeatureHasher();
@@ -50,7 +68,7 @@ public final class FeatureBag {
     private boolean lent;
 
     public FeatureBag(FingerprintOptions options) {
-        this.options = options;
+        this(options, false, null);
     }
 
     /** A bag with simhash-v1's features ({@code adjacentPairs} false: tokens or shingles) or simhash-v2's. */
@@ -60,9 +78,19 @@ public final class FeatureBag {
 
     /** As {@link #FeatureBag(FingerprintOptions, boolean)}, each feature's weight multiplied by its factor (null: none). */
     FeatureBag(FingerprintOptions options, boolean adjacentPairs, ToDoubleFunction<String> factors) {
+        configure(options, adjacentPairs, factors);
+    }
+
+    private void configure(FingerprintOptions options, boolean adjacentPairs, ToDoubleFunction<String> factors) {
         this.options = options;
         this.adjacentPairs = adjacentPairs;
         this.factors = factors;
+        this.byteMode = byteModeFits();
+    }
+
+    /** Factors are functions of strings and shingle windows are strings: those bags keep strings. */
+    private boolean byteModeFits() {
+        return factors == null && (adjacentPairs || options.shingleSize() == 1);
     }
 
     /**
@@ -81,15 +109,49 @@ public final class FeatureBag {
             return new FeatureBag(options, adjacentPairs, factors);
         }
         bag.reset();
-        bag.options = options;
-        bag.adjacentPairs = adjacentPairs;
-        bag.factors = factors;
+        bag.configure(options, adjacentPairs, factors);
         bag.lent = true;
         return bag;
     }
 
+    /** Adds the next token of the document: its chars {@code buffer[start .. start+length)}, read during the call only. */
+    public void addToken(char[] buffer, int start, int length) {
+        if (!byteMode) {
+            addToken(new String(buffer, start, length));
+            return;
+        }
+        // the previous token's bytes stay at the front of scratch: the current one goes after them and a space
+        int from = previousLength + 1;
+        if (scratch.length < from + 3 * length) {
+            scratch = Arrays.copyOf(scratch, Math.max(2 * scratch.length, from + 3 * length));
+        }
+        int end = Utf8FeatureHasher.encode(buffer, start, length, scratch, from);
+        if (end < 0) {
+            toStringMode();
+            addToken(new String(buffer, start, length));
+            return;
+        }
+        tokens++;
+        byte[] b = scratch;
+        int n = end - from;
+        count(b, from, n);
+        if (adjacentPairs) {
+            if (previousLength >= 0) {
+                b[previousLength] = ' ';
+                count(b, 0, end);
+            }
+            System.arraycopy(b, from, b, 0, n);
+            previousLength = n;
+        }
+    }
+
     /** Adds the next token of the document. */
     public void addToken(String token) {
+        if (byteMode) {
+            char[] c = token.toCharArray();
+            addToken(c, 0, c.length);
+            return;
+        }
         tokens++;
         if (adjacentPairs) {
             count(token);
@@ -125,9 +187,10 @@ public final class FeatureBag {
                 return;
             }
         }
-        if (size == features.length) {
-            features = Arrays.copyOf(features, 2 * size);
-            frequencies = Arrays.copyOf(frequencies, 2 * size);
+        if (size == features.length || size == frequencies.length) {
+            int c = Math.max(2 * size, INITIAL_CAPACITY);
+            features = Arrays.copyOf(features, c);
+            frequencies = Arrays.copyOf(frequencies, c);
         }
         if (factors != null && factors.applyAsDouble(feature) != 0) {
             kept++;
@@ -140,10 +203,72 @@ public final class FeatureBag {
         }
     }
 
+    /** Counts the feature whose UTF-8 bytes are {@code b[off .. off+len)} (byte mode). */
+    private void count(byte[] b, int off, int len) {
+        long h = SimHash.featureHash(b, off, len);
+        int mask = slots.length - 1;
+        int i = slot(h) & mask;
+        for (int id; (id = slots[i] - 1) >= 0; i = (i + 1) & mask) {
+            if (hashes[id] == h && lengths[id] == len && Arrays.equals(arena, starts[id], starts[id] + len, b, off, off + len)) {
+                frequencies[id]++;
+                return;
+            }
+        }
+        if (size == hashes.length || size == frequencies.length) {
+            int c = 2 * size;
+            hashes = Arrays.copyOf(hashes, c);
+            starts = Arrays.copyOf(starts, c);
+            lengths = Arrays.copyOf(lengths, c);
+            frequencies = Arrays.copyOf(frequencies, c);
+        }
+        if (arena.length - arenaSize < len) {
+            arena = Arrays.copyOf(arena, Math.max(2 * arena.length, arenaSize + len));
+        }
+        System.arraycopy(b, off, arena, arenaSize, len);
+        hashes[size] = h;
+        starts[size] = arenaSize;
+        lengths[size] = len;
+        frequencies[size] = 1;
+        arenaSize += len;
+        slots[i] = ++size;
+        if (2 * size > slots.length) {
+            rehash(2 * slots.length);
+        }
+    }
+
+    private static int slot(long hash) {
+        return (int) (hash ^ (hash >>> 32));
+    }
+
+    /** The feature {@code id} as a string (byte mode): its bytes are well-formed UTF-8, so this is the string they came from. */
+    private String featureString(int id) {
+        return new String(arena, starts[id], lengths[id], StandardCharsets.UTF_8);
+    }
+
+    /** Leaves byte mode for good (until reset): every feature and the previous token become strings again. */
+    private void toStringMode() {
+        String[] f = new String[Math.max(frequencies.length, INITIAL_CAPACITY)];
+        for (int id = 0; id < size; id++) {
+            f[id] = featureString(id);
+        }
+        features = f;
+        previous = previousLength < 0 ? null : new String(scratch, 0, previousLength, StandardCharsets.UTF_8);
+        byteMode = false;
+        rehash(slots.length);
+    }
+
     private void rehash(int capacity) {
         int[] s = new int[capacity];
         int mask = capacity - 1;
         for (int id = 0; id < size; id++) {
+            if (byteMode) {
+                int i = slot(hashes[id]) & mask;
+                while (s[i] != 0) {
+                    i = (i + 1) & mask;
+                }
+                s[i] = id + 1;
+                continue;
+            }
             int h = features[id].hashCode();
             int i = (h ^ (h >>> 16)) & mask;
             while (s[i] != 0) {
@@ -200,8 +325,14 @@ public final class FeatureBag {
         if (factors != null) {
             return weightedFingerprint(acc, weighting);
         }
-        for (int id = 0; id < size; id++) {
-            acc.add(hasher.hash(features[id]), weighting.weight(frequencies[id]));
+        if (byteMode) {
+            for (int id = 0; id < size; id++) {
+                acc.add(hashes[id], weighting.weight(frequencies[id]));
+            }
+        } else {
+            for (int id = 0; id < size; id++) {
+                acc.add(hasher.hash(features[id]), weighting.weight(frequencies[id]));
+            }
         }
         return OptionalLong.of(acc.fingerprint());
     }
@@ -238,6 +369,13 @@ public final class FeatureBag {
         if (size == 0 && tokens > 0) {
             return java.util.List.of(joinWindow());
         }
+        if (byteMode) {
+            String[] f = new String[size];
+            for (int id = 0; id < size; id++) {
+                f[id] = featureString(id);
+            }
+            return java.util.List.of(f);
+        }
         return java.util.List.of(Arrays.copyOf(features, size));
     }
 
@@ -246,11 +384,23 @@ public final class FeatureBag {
         if (slots.length > MAX_KEPT_SLOTS) {
             features = new String[INITIAL_CAPACITY];
             frequencies = new int[INITIAL_CAPACITY];
+            hashes = new long[INITIAL_CAPACITY];
+            starts = new int[INITIAL_CAPACITY];
+            lengths = new int[INITIAL_CAPACITY];
             slots = new int[2 * INITIAL_CAPACITY];
         } else {
-            Arrays.fill(features, 0, size, null);
+            Arrays.fill(features, 0, Math.min(size, features.length), null);
             Arrays.fill(slots, 0);
         }
+        if (arena.length > MAX_KEPT_BYTES) {
+            arena = new byte[4096];
+        }
+        if (scratch.length > MAX_KEPT_BYTES) {
+            scratch = new byte[1024];
+        }
+        arenaSize = 0;
+        previousLength = -1;
+        byteMode = byteModeFits();
         size = 0;
         kept = 0;
         window.clear();

@@ -12,6 +12,9 @@ import java.util.function.ToDoubleFunction;
  */
 public final class TextFingerprinter {
 
+    /** The thread's buffer for folded text (simhash-v2 step 1), used within one {@link #addTokens} call. */
+    private static final ThreadLocal<CharFolding.Buffer> FOLDED = ThreadLocal.withInitial(CharFolding.Buffer::new);
+
     private final FingerprintSpec.Version version;
     private final Analyzer analyzer;
     private final FingerprintOptions options;
@@ -112,6 +115,12 @@ public final class TextFingerprinter {
     }
 
     private void addTokens(String text, FeatureBag bag) {
-        AnalyzerTokens.forEach(analyzer, version == FingerprintSpec.Version.V2 ? CharFolding.fold(text) : text, bag::addToken);
+        if (version != FingerprintSpec.Version.V2) {
+            AnalyzerTokens.forEachTerm(analyzer, text, bag::addToken);
+            return;
+        }
+        CharFolding.Buffer folded = FOLDED.get();
+        CharFolding.fold(text, folded);
+        AnalyzerTokens.forEachTerm(analyzer, folded.toString(), bag::addToken);
     }
 }

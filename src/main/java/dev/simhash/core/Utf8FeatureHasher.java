@@ -51,4 +51,39 @@ final class Utf8FeatureHasher {
         }
         return SimHash.featureHash(b, 0, p);
     }
+
+    /**
+     * Writes the UTF-8 bytes of {@code src[off .. off+len)} into {@code dst} from {@code dstOff} (room for {@code 3 * len}
+     * bytes needed) and returns the offset after them, or -1 when the chars hold an unpaired surrogate (which UTF-8 cannot
+     * represent; {@code String.getBytes} would write '?', so two different strings would give the same bytes).
+     */
+    static int encode(char[] src, int off, int len, byte[] dst, int dstOff) {
+        int p = dstOff;
+        int end = off + len;
+        for (int i = off; i < end; i++) {
+            char c = src[i];
+            if (c < 0x80) {
+                dst[p++] = (byte) c;
+            } else if (c < 0x800) {
+                dst[p++] = (byte) (0xC0 | (c >> 6));
+                dst[p++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isSurrogate(c)) {
+                char low;
+                if (!Character.isHighSurrogate(c) || i + 1 >= end || !Character.isLowSurrogate(low = src[i + 1])) {
+                    return -1;
+                }
+                int cp = Character.toCodePoint(c, low);
+                i++;
+                dst[p++] = (byte) (0xF0 | (cp >> 18));
+                dst[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                dst[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                dst[p++] = (byte) (0x80 | (cp & 0x3F));
+            } else {
+                dst[p++] = (byte) (0xE0 | (c >> 12));
+                dst[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                dst[p++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        return p;
+    }
 }

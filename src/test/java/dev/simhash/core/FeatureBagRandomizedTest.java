@@ -58,6 +58,62 @@ class FeatureBagRandomizedTest {
         assertEquals(expected, bag.fingerprint(), "after reset, seed " + seed);
     }
 
+    /** A token that sometimes holds an unpaired surrogate: those switch a bag from bytes to strings mid-document. */
+    private static String randomTokenMaybeMalformed(Random r, boolean malformed) {
+        String t = randomToken(r);
+        if (malformed && r.nextInt(50) == 0) {
+            int at = r.nextInt(t.length() + 1);
+            char lone = r.nextBoolean() ? (char) (0xD800 + r.nextInt(0x400)) : (char) (0xDC00 + r.nextInt(0x400));
+            t = t.substring(0, at) + lone + t.substring(at);
+            // may split a pair or pair up by accident: either way the string is what the bag must count
+        }
+        return t;
+    }
+
+    /** Tokens handed over as chars (byte mode, no string per token) count exactly as the reference's strings do, v1 and v2. */
+    @RepeatedTest(200)
+    void tokensAsCharsMatchReference() {
+        long seed = SEEDS.incrementAndGet();
+        Random r = new Random(seed);
+        boolean pairs = r.nextBoolean();
+        boolean malformed = r.nextBoolean();
+        Weighting w = pairs ? Weighting.LOG_TF : Weighting.values()[r.nextInt(Weighting.values().length)];
+        int minFeatures = r.nextInt(4) == 0 ? 1 + r.nextInt(30) : 1;
+        List<String> tokens = new ArrayList<>();
+        int count = r.nextInt(5) == 0 ? r.nextInt(4) : r.nextInt(2000);
+        for (int i = 0; i < count; i++) {
+            tokens.add(r.nextInt(3) == 0 && !tokens.isEmpty() ? tokens.get(r.nextInt(tokens.size())) : randomTokenMaybeMalformed(r, malformed));
+        }
+        // the reference: the feature sequence as strings, counted in order of first occurrence
+        Map<String, Integer> tf = new LinkedHashMap<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            tf.merge(tokens.get(i), 1, Integer::sum);
+            if (pairs && i > 0) {
+                tf.merge(tokens.get(i - 1) + " " + tokens.get(i), 1, Integer::sum);
+            }
+        }
+        Map<String, Double> weighted = new LinkedHashMap<>();
+        tf.forEach((f, n) -> weighted.put(f, ReferenceSimHash.weight(w.optionName(), n)));
+        OptionalLong expected = weighted.size() < minFeatures ? OptionalLong.empty() : ReferenceSimHash.fingerprintWeighted(weighted, 1);
+
+        FeatureBag bag = new FeatureBag(new FingerprintOptions(1, w, minFeatures), pairs);
+        for (int round = 0; round < 2; round++) {
+            for (String t : tokens) {
+                // inside a larger buffer, as a tokenizer's term buffer is
+                int pad = r.nextInt(3);
+                char[] buffer = new char[t.length() + 2 * pad + r.nextInt(4)];
+                java.util.Arrays.fill(buffer, 'x');
+                t.getChars(0, t.length(), buffer, pad);
+                bag.addToken(buffer, pad, t.length());
+            }
+            assertEquals(expected, bag.fingerprint(), "round " + round + ", seed " + seed);
+            assertEquals(List.copyOf(tf.keySet()), bag.features(), "round " + round + ", seed " + seed);
+            assertEquals(tf.size(), bag.distinctFeatures(), "seed " + seed);
+            assertEquals(tokens.size(), bag.tokenCount(), "seed " + seed);
+            bag.reset();
+        }
+    }
+
     @RepeatedTest(100)
     void explicitWeightsMatchReference() {
         long seed = SEEDS.incrementAndGet();
