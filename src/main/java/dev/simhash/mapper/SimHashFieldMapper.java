@@ -18,6 +18,7 @@ import org.elasticsearch.xcontent.XContentBuilder;
 import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
+import java.util.OptionalLong;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -256,40 +257,60 @@ public final class SimHashFieldMapper extends FieldMapper {
     /**
      * Adds one more text to the document's fingerprint of this field. The fingerprint's Lucene fields are added
      * to the document once it has {@code min_features} distinct features; they read the fingerprint of all its
-     * texts when Lucene indexes the document, after parsing.
+     * texts when Lucene indexes the document, after parsing. The first text is fingerprinted at once with the
+     * thread's reusable bag (no bag per document); only a second text (an array) makes a bag of its own, which
+     * then reads the first text again, so the features stay one token sequence.
      */
     private void addText(LuceneDocument doc, String text) {
         TextFingerprinter fingerprinter = fieldType().fingerprinter();
         PendingFingerprint pending = (PendingFingerprint) doc.getByKey(this);
         if (pending == null) {
-            pending = new PendingFingerprint(fullPath(), fingerprinter.newBag());
+            pending = new PendingFingerprint(fullPath(), text, fingerprinter.fingerprint(text));
             doc.onlyAddKey(this, pending);
+            if (pending.single.isPresent()) {
+                addFields(doc, pending);
+            }
+            return;
+        }
+        if (pending.bag == null) {
+            pending.bag = fingerprinter.newBag();
+            fingerprinter.addText(pending.first, pending.bag);
+            pending.first = null;
         }
         fingerprinter.addText(text, pending.bag);
         if (!pending.added && pending.bag.distinctFeatures() >= fingerprinter.options().minFeatures()) {
-            pending.added = true;
-            doc.add(LuceneFields.docValue(fullPath(), pending::fingerprint));
-            doc.add(LuceneFields.blockTerms(fullPath(), pending::fingerprint));
+            addFields(doc, pending);
         }
+    }
+
+    private void addFields(LuceneDocument doc, PendingFingerprint pending) {
+        pending.added = true;
+        doc.add(LuceneFields.docValue(fullPath(), pending::fingerprint));
+        doc.add(LuceneFields.blockTerms(fullPath(), pending::fingerprint));
     }
 
     /**
      * The texts of one document for one field, kept under the mapper as key in the Lucene document (which only
-     * keys fields: this one is never indexed itself).
+     * keys fields: this one is never indexed itself): the first text's fingerprint, and a bag of all texts once
+     * there is a second.
      */
     private static final class PendingFingerprint extends Field {
-        final FeatureBag bag;
+        final OptionalLong single;
+        String first;
+        FeatureBag bag;
         boolean added;
         private Long fingerprint;
 
-        PendingFingerprint(String name, FeatureBag bag) {
+        PendingFingerprint(String name, String first, OptionalLong single) {
             super(name, LuceneFields.TERMS_TYPE);
-            this.bag = bag;
+            this.first = first;
+            this.single = single;
         }
 
         long fingerprint() {
             if (fingerprint == null) {
-                fingerprint = bag.fingerprint().orElseThrow(() -> new IllegalStateException(
+                OptionalLong fp = bag == null ? single : bag.fingerprint();
+                fingerprint = fp.orElseThrow(() -> new IllegalStateException(
                     "a fingerprint was added for a text with fewer than min_features features"));
             }
             return fingerprint;

@@ -461,6 +461,50 @@ class FieldTypeIT {
         }
     }
 
+    /**
+     * The values of an array are one token sequence, whichever value reaches min_features: the field type's fingerprint of
+     * each array equals the processor's (_simulate on the same array), and an array short of min_features has none.
+     */
+    @Test
+    void arraysAreOneTokenSequenceAcrossMinFeatures() {
+        rest.ok("PUT", "/ft-arrays", """
+            {"mappings": {"properties": {"t": {"type": "simhash", "min_features": 8}}}}""");
+        String longText = docs.get(1).body();
+        List<List<String>> arrays = List.of(
+            List.of("red fox", "jumps over the lazy dog"), // neither value alone has 8 features, the two together have
+            List.of(longText, "and a short tail"),          // the first already has them
+            List.of("tiny", longText),                      // only the second brings them
+            List.of("a", "b"),                              // never enough: no fingerprint
+            List.of(longText));
+        StringBuilder bulk = new StringBuilder();
+        List<Map<String, Object>> simulated = new ArrayList<>();
+        for (int i = 0; i < arrays.size(); i++) {
+            bulk.append(toJson(Map.of("index", Map.of("_id", "a" + i)))).append('\n').append(toJson(Map.of("t", arrays.get(i)))).append('\n');
+            simulated.add(Map.of("_source", Map.of("t", arrays.get(i))));
+        }
+        Rest.Answer b = rest.bulk("/ft-arrays/_bulk?refresh=true", bulk.toString());
+        assertEquals(Boolean.FALSE, b.at("errors"), b::toString);
+        Rest.Answer sim = rest.post("/_ingest/pipeline/_simulate", toJson(Map.of("pipeline", Map.of("processors", List.of(
+            Map.of("simhash", Map.of("field", "t", "target_field", "fp", "version", "v2", "min_features", 8, "ignore_missing", true)))),
+            "docs", simulated)));
+        assertEquals(200, sim.status(), sim::toString);
+        Rest.Answer search = rest.ok("POST", "/ft-arrays/_search", toJson(Map.of("size", 10, "_source", false, "docvalue_fields", List.of("t"))));
+        Map<String, String> typed = new TreeMap<>();
+        for (Map<String, Object> hit : search.<List<Map<String, Object>>>at("hits.hits")) {
+            @SuppressWarnings("unchecked")
+            Map<String, List<Object>> f = (Map<String, List<Object>>) hit.get("fields");
+            typed.put((String) hit.get("_id"), f == null ? null : (String) f.get("t").get(0));
+        }
+        for (int i = 0; i < arrays.size(); i++) {
+            Object fp = sim.at("docs." + i + ".doc._source.fp");
+            String expected = fp == null ? null : SimHash.toHex(((Number) ((Map<?, ?>) fp).get("hash")).longValue());
+            assertEquals(expected, typed.get("a" + i), "array " + i + ": " + arrays.get(i));
+        }
+        assertNull(typed.get("a3"), "two one-word values have fewer than 8 features");
+        assertNotNull(typed.get("a0"), "the two values of a0 together have 8 features or more");
+        rest.delete("/ft-arrays");
+    }
+
     @Test
     void updatesKeepTheFingerprintRight() {
         String newBody = "The city council approved a new budget for public libraries on Tuesday, adding weekend hours.";
