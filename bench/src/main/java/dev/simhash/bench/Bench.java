@@ -27,7 +27,7 @@ public final class Bench {
     /** Everything a run is configured with. */
     record Options(boolean quick, int[] sizes, int warmup, int queries, int round, int realSize, double fpSeconds, int fpPasses,
                    int indexDocs, int indexRounds, int qualityEn, int qualityZh, String heap, Set<String> sections, Path out, String command,
-                   int waitIdleMinutes) {}
+                   int waitIdleMinutes, boolean indexSmartcn) {}
 
     static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing");
 
@@ -58,6 +58,7 @@ public final class Bench {
         String only = null;
         Path out = null;
         int waitIdle = 0;
+        boolean indexSmartcn = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -67,9 +68,10 @@ public final class Bench {
                 case "--only" -> only = args[++i];
                 case "--out" -> out = Path.of(args[++i]);
                 case "--wait-idle" -> waitIdle = Integer.parseInt(args[++i]);
+                case "--no-smartcn" -> indexSmartcn = false;
                 case "-h", "--help" -> {
                     System.out.println("usage: ./run bench [--quick] [--sizes 100k,1m,5m] [--queries N] [--heap 3g] [--only "
-                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES]");
+                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES] [--no-smartcn]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option [" + args[i] + "], see ./run bench --help");
@@ -89,7 +91,7 @@ public final class Bench {
         String cmd = "./run bench" + (args.length == 0 ? "" : " " + String.join(" ", args));
         return new Options(quick, sz, quick ? 50 : 200, q, 50, quick ? 20_000 : 100_000, quick ? 0.5 : 1.5, quick ? 3 : 5,
             quick ? 4000 : 40_000, quick ? 2 : 3, quick ? 1200 : 100_000, quick ? 600 : 100_000, heap != null ? heap : quick ? "1g" : "3g",
-            sections, dir, cmd, waitIdle);
+            sections, dir, cmd, waitIdle, indexSmartcn);
     }
 
     public static void main(String[] args) throws Exception {
@@ -157,7 +159,7 @@ public final class Bench {
                 }
                 if (o.sections().contains("indexing") && !available.isEmpty()) {
                     log.info("== 3. indexing throughput: simhash field type and pipeline vs plain, per corpus ==");
-                    IndexingBench ib = new IndexingBench(node, log);
+                    IndexingBench ib = new IndexingBench(node, log, o.indexSmartcn());
                     for (Corpora.Corpus c : available) {
                         List<String> docs = new ArrayList<>();
                         for (int i = 0; docs.size() < o.indexDocs(); i++) {
