@@ -55,9 +55,20 @@ final class FastWordTokenizer {
     static final byte MID_LETTER = 5;
     static final byte MID_NUM = 6;
     static final byte MID_NUM_LET = 7;
+    /** A token of its own: Han ideographs. */
     static final byte HAN = 8;
+    /** A token of its own, and a text presentation selector after it is dropped: emoji. */
+    static final byte EMOJI = 9;
+    /** High surrogate of a supported emoji (checked with its low surrogate). */
+    static final byte EMOJI_HIGH = 10;
+    /** U+FE0E text presentation selector: supported only after an emoji (or another such selector after one). */
+    static final byte TEXT_PRESENTATION = 11;
 
     private static final byte[] CLASSES = classes();
+
+    /** Supplementary code points from this one on, in {@link #EMOJI_SUPPLEMENTARY}. */
+    private static final int EMOJI_SUPPLEMENTARY_BASE = 0x1F300;
+    private static final boolean[] EMOJI_SUPPLEMENTARY = emojiSupplementary();
 
     private FastWordTokenizer() {}
 
@@ -78,30 +89,31 @@ final class FastWordTokenizer {
         if (maxTokenLength < 1) {
             throw new IllegalArgumentException("maxTokenLength must be greater than zero");
         }
-        final byte[] classes = CLASSES;
-        for (int i = 0; i < length; i++) {
-            if (classes[text[i]] == UNSUPPORTED) {
-                return false;
-            }
+        if (!supported(text, length, maxTokenLength)) {
+            return false;
         }
+        final byte[] classes = CLASSES;
         int s = 0;
         while (s < length) {
             byte c = classes[text[s]];
-            if (c == HAN) {
-                sink.token(text, s, 1);
-                s++;
-                continue;
-            }
-            if (c != LETTER && c != DIGIT && c != CONNECTOR) {
-                s++; // breaks and Mid* characters that do not sit inside a token
+            if (c < LETTER || c > CONNECTOR) {
+                if (c == HAN || c == EMOJI) {
+                    sink.token(text, s, 1);
+                    s++;
+                } else if (c == EMOJI_HIGH) {
+                    sink.token(text, s, 2);
+                    s += 2;
+                } else {
+                    s++; // breaks, Mid* characters outside a token, text presentation selectors after emoji
+                }
                 continue;
             }
             int i = s;
             if (c == CONNECTOR) {
                 // connectors only make a token together with a letter or digit that follows them
-                while (i < length && classes[text[i]] == CONNECTOR) {
+                do {
                     i++;
-                }
+                } while (i < length && classes[text[i]] == CONNECTOR);
                 byte next = i < length ? classes[text[i]] : BREAK;
                 if (next != LETTER && next != DIGIT) {
                     s = i; // no token starts anywhere in this run
@@ -110,26 +122,62 @@ final class FastWordTokenizer {
                 // the scanner sees at most maxTokenLength characters from the start: the earliest start
                 // whose window still reaches the letter or digit
                 s = Math.max(s, i - (maxTokenLength - 1));
-                c = next;
             }
             final int limit = (int) Math.min(length, (long) s + maxTokenLength);
-            byte prev = c;
             i++;
             while (i < limit) {
                 byte k = classes[text[i]];
-                if (k == LETTER || k == DIGIT || k == CONNECTOR) {
-                    prev = k;
+                if (k >= LETTER && k <= CONNECTOR) {
                     i++;
-                } else if (i + 1 < limit
-                    && ((prev == LETTER && (k == MID_LETTER || k == MID_NUM_LET) && classes[text[i + 1]] == LETTER)
-                        || (prev == DIGIT && (k == MID_NUM || k == MID_NUM_LET) && classes[text[i + 1]] == DIGIT))) {
-                    i += 2; // prev stays: the character after the Mid one is of the same kind
-                } else {
-                    break;
+                    continue;
                 }
+                if (k >= MID_LETTER && k <= MID_NUM_LET && i + 1 < limit) {
+                    // a Mid character joins two letters (MidLetter, MidNumLet) or two digits (MidNum, MidNumLet)
+                    byte before = classes[text[i - 1]];
+                    byte after = classes[text[i + 1]];
+                    if (before == after && (before == LETTER ? k != MID_NUM : before == DIGIT && k != MID_LETTER)) {
+                        i += 2;
+                        continue;
+                    }
+                }
+                break;
             }
             sink.token(text, s, i - s);
             s = i;
+        }
+        return true;
+    }
+
+    /** Whether every character of the text is in the supported set (in its context, for the few that need one). */
+    private static boolean supported(char[] text, int length, int maxTokenLength) {
+        final byte[] classes = CLASSES;
+        for (int i = 0; i < length; i++) {
+            byte c = classes[text[i]];
+            if (c >= EMOJI_HIGH) {
+                if (c == EMOJI_HIGH) {
+                    // Lucene's scanner cannot hold a surrogate pair in a one-character buffer
+                    if (i + 1 == length || maxTokenLength < 2 || !Character.isLowSurrogate(text[i + 1])) {
+                        return false;
+                    }
+                    int cp = Character.toCodePoint(text[i], text[i + 1]) - EMOJI_SUPPLEMENTARY_BASE;
+                    if (cp < 0 || cp >= EMOJI_SUPPLEMENTARY.length || !EMOJI_SUPPLEMENTARY[cp]) {
+                        return false;
+                    }
+                    i++;
+                } else {
+                    // only where Lucene drops it: after an emoji, possibly after more such selectors
+                    int j = i - 1;
+                    while (j >= 0 && text[j] == '\uFE0E') {
+                        j--;
+                    }
+                    // a low surrogate before it was checked above as the end of a supported emoji
+                    if (j < 0 || (classes[text[j]] != EMOJI && !Character.isLowSurrogate(text[j]))) {
+                        return false;
+                    }
+                }
+            } else if (c == UNSUPPORTED) {
+                return false;
+            }
         }
         return true;
     }
@@ -143,8 +191,8 @@ final class FastWordTokenizer {
         byte[] t = new byte[0x10000];
         // Latin-1: breaks except the characters set below
         fill(t, 0x0000, 0x00FF, BREAK);
-        t[0x00A9] = UNSUPPORTED; // (c): an emoji token of its own
-        t[0x00AE] = UNSUPPORTED; // (r): an emoji token of its own
+        t[0x00A9] = EMOJI; // (c)
+        t[0x00AE] = EMOJI; // (r)
         t[0x00AD] = UNSUPPORTED; // soft hyphen: Format, attaches to what precedes it
         fill(t, 'a', 'z', LETTER);
         fill(t, 'A', 'Z', LETTER);
@@ -198,6 +246,27 @@ final class FastWordTokenizer {
         // Han ideographs (Unicode 9 ranges of the blocks)
         fill(t, 0x3400, 0x4DB5, HAN);
         fill(t, 0x4E00, 0x9FD5, HAN);
+
+        // emoji in the supplementary planes: their high surrogates (the pair is checked in EMOJI_SUPPLEMENTARY)
+        t[0xD83C] = EMOJI_HIGH;
+        t[0xD83D] = EMOJI_HIGH;
+        t[0xFE0E] = TEXT_PRESENTATION;
+        return t;
+    }
+
+    /**
+     * Pictographs that are one token each (Lucene's emoji rule) as long as no modifier, joiner, tag or
+     * emoji presentation selector follows, which are all unsupported: U+1F300-U+1F3FA, U+1F400-U+1F53D,
+     * U+1F546-U+1F64F, U+1F680-U+1F6FF.
+     */
+    private static boolean[] emojiSupplementary() {
+        boolean[] t = new boolean[0x1F700 - EMOJI_SUPPLEMENTARY_BASE];
+        int[][] ranges = {{0x1F300, 0x1F3FA}, {0x1F400, 0x1F53D}, {0x1F546, 0x1F64F}, {0x1F680, 0x1F6FF}};
+        for (int[] r : ranges) {
+            for (int cp = r[0]; cp <= r[1]; cp++) {
+                t[cp - EMOJI_SUPPLEMENTARY_BASE] = true;
+            }
+        }
         return t;
     }
 

@@ -90,10 +90,10 @@ class FastWordTokenizerTest {
 
     // ---- the supported set, written out independently of the class under test ----
 
-    /** The characters the fast path must accept (and all others it must decline). */
+    /** BMP characters the fast path must accept wherever they are (and no others, but for U+FE0E). */
     static boolean supported(char c) {
         if (c <= 0x00FF) {
-            return c != 0x00A9 && c != 0x00AE && c != 0x00AD;
+            return c != 0x00AD;
         }
         return (c >= 0x2000 && c <= 0x200B)
             || (c >= 0x2010 && c <= 0x2029)
@@ -105,11 +105,34 @@ class FastWordTokenizerTest {
             || (c >= 0x4E00 && c <= 0x9FD5);
     }
 
-    private static boolean allSupported(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (!supported(s.charAt(i))) {
+    /** Supplementary code points the fast path must accept (emoji, one token each). */
+    static boolean supportedSupplementary(int cp) {
+        return (cp >= 0x1F300 && cp <= 0x1F3FA)
+            || (cp >= 0x1F400 && cp <= 0x1F53D)
+            || (cp >= 0x1F546 && cp <= 0x1F64F)
+            || (cp >= 0x1F680 && cp <= 0x1F6FF);
+    }
+
+    /**
+     * Whether the fast path must accept the text: every code point supported, where U+FE0E (text
+     * presentation selector) counts only right after an emoji (or after such selectors after one), and
+     * emoji need a scanner buffer that holds a surrogate pair.
+     */
+    static boolean allSupported(String s, int maxTokenLength) {
+        int previous = -1; // the last code point other than U+FE0E
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
+            i += Character.charCount(cp);
+            if (cp == 0xFE0E) {
+                if (!(previous == 0x00A9 || previous == 0x00AE || supportedSupplementary(previous))) {
+                    return false;
+                }
+                continue;
+            }
+            if (cp > 0xFFFF ? !supportedSupplementary(cp) || maxTokenLength < 2 : !supported((char) cp)) {
                 return false;
             }
+            previous = cp;
         }
         return true;
     }
@@ -130,7 +153,7 @@ class FastWordTokenizerTest {
 
     private String mismatch(Impl impl, String s, int maxTokenLength) {
         List<String> got = impl.tokens(s, maxTokenLength);
-        boolean shouldAccept = allSupported(s);
+        boolean shouldAccept = allSupported(s, maxTokenLength);
         if (got == null) {
             return shouldAccept ? "declined a supported text " + show(s) : null;
         }
@@ -221,6 +244,9 @@ class FastWordTokenizerTest {
             {"café naïve straße", List.of("café", "naïve", "straße")},
             {"2×3", List.of("2", "3")},
             {"a\u202Fb", List.of("a\u202Fb")},
+            {"a\u00A9b \u00AE", List.of("a", "\u00A9", "b", "\u00AE")},
+            {"索引  \uD83D\uDD0E\uFE0E ", List.of("索", "引", "\uD83D\uDD0E")},
+            {"\uD83D\uDE00\uD83D\uDE00x", List.of("\uD83D\uDE00", "\uD83D\uDE00", "x")},
         };
         for (Object[] c : cases) {
             String s = (String) c[0];
@@ -262,6 +288,7 @@ class FastWordTokenizerTest {
     private static final String[] CONTEXTS = {
         "#", "##", "###", "a#b", "1#2", "a#", "#a", "1#", "#1", "_#_", "a#1", "1#a", "a##b", "1##2",
         "a_#b", "a#_b", "1_#2", "中#中", "#中", "中#", " # ", "a#b#c", "1#2#3", "é#é", "'#'", ".#.", "a.#", "#.a",
+        "#\uFE0E", "#\uFE0Ea", "a#\uFE0E", "#\uFE0E\uFE0E#", "\uD83D\uDD0E#", "#\uD83D\uDD0E", "\u00A9#\u00A9",
     };
 
     @Test
@@ -270,7 +297,7 @@ class FastWordTokenizerTest {
         for (int cp = 0; cp < 0x10000; cp++) {
             char c = (char) cp;
             List<String> alone = fast(String.valueOf(c), 255);
-            assertEquals(supported(c), alone != null, "acceptance of " + show(String.valueOf(c)));
+            assertEquals(allSupported(String.valueOf(c), 255), alone != null, "acceptance of " + show(String.valueOf(c)));
             if (alone == null) {
                 continue;
             }
@@ -284,10 +311,31 @@ class FastWordTokenizerTest {
     }
 
     @Test
+    void everySupplementaryEmojiNearbyInContexts() {
+        int accepted = 0;
+        for (int cp = 0x1F200; cp < 0x1FA00; cp++) {
+            String e = Character.toString(cp);
+            List<String> alone = fast(e, 255);
+            assertEquals(supportedSupplementary(cp), alone != null, "acceptance of " + show(e));
+            if (alone == null) {
+                continue;
+            }
+            accepted++;
+            for (String ctx : CONTEXTS) {
+                assertAgrees(ctx.replace("#", e));
+            }
+            for (int max = 1; max <= 3; max++) {
+                assertAgrees("a" + e + "\uFE0E" + e + "1", max);
+            }
+        }
+        assertEquals(0x1F3FA - 0x1F300 + 1 + 0x1F53D - 0x1F400 + 1 + 0x1F64F - 0x1F546 + 1 + 0x1F6FF - 0x1F680 + 1, accepted);
+    }
+
+    @Test
     void unsupportedCharactersAreDeclinedAnywhere() {
         String[] unsupported = {
-            "\u00AD", "\u00A9", "\u00AE", "\u0301", "\u200D", "\u200C", "\uFEFF", "\u3041", "\u30A2", "\uAC00",
-            "\u0E01", "\u05D0", "\u0430", "\u2122", "\uFF0C", "\uD83D\uDE00", "\uD83D", "\uDE00", "\u3005\u3099", "\u303D",
+            "\u00AD", "\uFE0E", "\uFE0F", "\uD83C\uDFFB", "\uD83D\uDD3E", "\u0301", "\u200D", "\u200C", "\uFEFF", "\u3041", "\u30A2", "\uAC00",
+            "\u0E01", "\u05D0", "\u0430", "\u2122", "\uFF0C", "\uD83E\uDD14", "\uD83D", "\uDE00", "\u3005\u3099", "\u303D",
         };
         for (String u : unsupported) {
             for (String s : new String[] {u, "a" + u, u + "a", "hello world " + u, u + " 中文", "1" + u + "2"}) {
@@ -299,7 +347,7 @@ class FastWordTokenizerTest {
     // ---- exhaustive short strings over one representative per class ----
 
     /** One character per class the fast path distinguishes, and per Lucene class behind it. */
-    private static final char[] REPRESENTATIVES = {'a', '1', '_', ':', ',', '.', '\'', ' ', '中', '\u3002'};
+    private static final char[] REPRESENTATIVES = {'a', '1', '_', ':', ',', '.', '\'', ' ', '中', '\u3002', '\u00A9', '\uFE0E'};
 
     static List<String> allStrings(char[] alphabet, int maxLength) {
         List<String> out = new ArrayList<>();
@@ -321,7 +369,7 @@ class FastWordTokenizerTest {
     @Test
     void exhaustiveShortStrings() {
         List<String> inputs = allStrings(REPRESENTATIVES, 5);
-        assertEquals(111_111, inputs.size());
+        assertEquals(271_453, inputs.size());
         for (int max : new int[] {255, 1, 2, 3, 4}) {
             String m = firstMismatch(FAST, inputs, max);
             assertNull(m, m);
@@ -334,17 +382,25 @@ class FastWordTokenizerTest {
 
     // ---- randomized differential test ----
 
-    private static final String LETTERS = "abcxyzAZéßàÿªµº\u3005";
-    private static final String DIGITS = "0123456789";
-    private static final String CONNECTORS = "_\u202F\u203F\u2040\u2054";
-    private static final String MIDS = ":\u00B7\u2027,;\u2044.'\u2018\u2019\u2024";
-    private static final String BREAKS = " \t\n\r!\"#$%&()*+-/<=>?@[\\]^`{|}~\u00A0\u00D7\u00F7\u00BF\u2014\u2026\u201C\u201D"
-        + "\u3000\u3001\u3002\u300A\u300B\u300C\u300D\u3010\u3011\u200B\u2028\u2030\u203B";
-    private static final String HAN = "中文字国\u4E00\u9FD5\u3400\u4DB5\u3007";
-    private static final String UNSUPPORTED = "\u00AD\u00A9\u0301\u200D\u3041\u30A2\uAC00\u0430\u05D0\u2122\uFF0C\u9FD6";
+    private static final String[] LETTERS = units("abcxyzAZéßàÿªµº\u3005");
+    private static final String[] DIGITS = units("0123456789");
+    private static final String[] CONNECTORS = units("_\u202F\u203F\u2040\u2054");
+    private static final String MID_CHARS = ":\u00B7\u2027,;\u2044.'\u2018\u2019\u2024";
+    private static final String[] MIDS = units(MID_CHARS);
+    private static final String[] BREAKS = units(" \t\n\r!\"#$%&()*+-/<=>?@[\\]^`{|}~\u00A0\u00D7\u00F7\u00BF\u2014\u2026\u201C\u201D"
+        + "\u3000\u3001\u3002\u300A\u300B\u300C\u300D\u3010\u3011\u200B\u2028\u2030\u203B");
+    private static final String[] HAN = units("中文字国\u4E00\u9FD5\u3400\u4DB5\u3007");
+    private static final String[] EMOJI = {"\u00A9", "\u00AE", "\uD83D\uDD0E", "\uD83D\uDD0E\uFE0E", "\u00A9\uFE0E", "\uD83D\uDE00",
+        "\uD83C\uDF00", "\uD83D\uDE80\uFE0E\uFE0E", "\uFE0E"};
+    private static final String[] UNSUPPORTED = {"\u00AD", "\u0301", "\u200D", "\u3041", "\u30A2", "\uAC00", "\u0430", "\u05D0",
+        "\u2122", "\uFF0C", "\u9FD6", "\uFE0F", "\uD83C\uDFFB", "\uD83D", "\uDE00", "\uD83D\uDD3E", "\uD83E\uDD14"};
 
-    private static char pick(Random r, String chars) {
-        return chars.charAt(r.nextInt(chars.length()));
+    private static String[] units(String chars) {
+        return chars.codePoints().mapToObj(Character::toString).toArray(String[]::new);
+    }
+
+    private static String pick(Random r, String[] units) {
+        return units[r.nextInt(units.length)];
     }
 
     /** A random text biased to the edges: joins, runs of connectors, words near the token length limit. */
@@ -358,11 +414,12 @@ class FastWordTokenizerTest {
         };
         StringBuilder sb = new StringBuilder(length);
         // a run keeps to one kind for a while, so long words and long digit groups happen
-        String[] kinds = {LETTERS, DIGITS, CONNECTORS, MIDS, BREAKS, HAN};
-        int[] weights = {30, 20, 8, 14, 12, 6};
+        String[][] kinds = {LETTERS, DIGITS, CONNECTORS, MIDS, BREAKS, HAN, EMOJI};
+        int[] weights = {30, 20, 8, 14, 12, 6, 3};
+        int total = 93;
         boolean unsupported = r.nextInt(20) == 0;
         while (sb.length() < length) {
-            int w = r.nextInt(90);
+            int w = r.nextInt(total);
             int k = 0;
             while (w >= weights[k]) {
                 w -= weights[k];
@@ -380,10 +437,9 @@ class FastWordTokenizerTest {
                 sb.append(pick(r, kinds[k]));
             }
         }
-        if (unsupported && sb.length() > 0) {
-            sb.setCharAt(r.nextInt(sb.length()), pick(r, UNSUPPORTED));
-        } else if (unsupported) {
-            sb.append(pick(r, UNSUPPORTED));
+        if (unsupported) {
+            int at = sb.length() == 0 ? 0 : r.nextInt(sb.length() + 1);
+            sb.insert(at, pick(r, UNSUPPORTED));
         }
         return sb.toString();
     }
@@ -397,6 +453,8 @@ class FastWordTokenizerTest {
         seeds[SEEDS.length] = extra;
         int cases = 0;
         int declined = 0;
+        int cut = 0;
+        int joined = 0;
         for (long seed : seeds) {
             Random r = new Random(seed);
             for (int i = 0; i < 5_000; i++) {
@@ -407,13 +465,24 @@ class FastWordTokenizerTest {
                     fail("seed " + seed + " (rerun with -Dfastwordtokenizer.seed=" + seed + "), case " + i + ": " + m);
                 }
                 cases++;
-                if (!allSupported(s)) {
+                if (!allSupported(s, max)) {
                     declined++;
+                    continue;
+                }
+                // how often the edges were exercised (counted on Lucene's tokens)
+                List<String> want = lucene(s, max);
+                if (want.stream().anyMatch(t -> t.length() == max)) {
+                    cut++;
+                }
+                if (want.stream().anyMatch(t -> t.chars().anyMatch(c -> MID_CHARS.indexOf(c) >= 0))) {
+                    joined++;
                 }
             }
         }
         assertEquals(25_000, cases);
         assertTrue(declined > 500 && declined < 2_500, "declined " + declined);
+        assertTrue(cut > 2_000, "texts with a token cut at the maximum length: " + cut);
+        assertTrue(joined > 5_000, "texts with a token joined by a Mid character: " + joined);
     }
 
     // ---- the harness catches broken variants ----
@@ -497,5 +566,170 @@ class FastWordTokenizerTest {
         assertEquals(List.of("ab"), out);
         assertFalse(FastWordTokenizer.tokenize("a\u0301".toCharArray(), 2, sink));
         assertEquals(List.of("ab"), out);
+    }
+
+    // ---- speed and acceptance on real text: only with -Dfastwordtokenizer.bench=true ----
+
+    /**
+     * Prints the share of real documents (after {@link CharFolding#fold}) the fast path accepts, the
+     * characters that most often make it decline, and the time per document against StandardTokenizer.
+     * Corpora: {@code -Dfastwordtokenizer.corpora=/tmp/corp} (spam-assassin mails, Chinese help pages).
+     */
+    @Test
+    void speedAndAcceptance() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Boolean.getBoolean("fastwordtokenizer.bench"), "a benchmark");
+        java.nio.file.Path root = java.nio.file.Path.of(System.getProperty("fastwordtokenizer.corpora", "/tmp/corp"));
+        List<String> english = readAll(root.resolve("spam-assassin/package/data"), ".txt", false);
+        List<String> chinese = readAll(root.resolve("zh/x"), ".html", true);
+        List<String> chineseText = new ArrayList<>();
+        for (String html : chinese) {
+            chineseText.add(html.replaceAll("(?s)<(script|style)[^>]*>.*?</\\1>", " ").replaceAll("<[^>]*>", " "));
+        }
+        acceptance("english mails", english);
+        acceptance("chinese help pages (html)", chinese);
+        acceptance("chinese help pages (tags stripped)", chineseText);
+
+        List<String> englishDocs = slices(english, 1_800);
+        List<String> chineseDocs = slices(chineseText, 1_800);
+        speed("english", englishDocs);
+        speed("chinese", chineseDocs);
+    }
+
+    private static List<String> readAll(java.nio.file.Path dir, String suffix, boolean requireTextDir) throws IOException {
+        List<String> out = new ArrayList<>();
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            return out;
+        }
+        List<java.nio.file.Path> files;
+        try (var walk = java.nio.file.Files.walk(dir)) {
+            files = walk.filter(f -> f.toString().endsWith(suffix) && (!requireTextDir || f.toString().contains("/text/")))
+                .sorted().toList();
+        }
+        for (java.nio.file.Path f : files) {
+            byte[] bytes = java.nio.file.Files.readAllBytes(f);
+            try {
+                out.add(java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString());
+            } catch (java.nio.charset.CharacterCodingException e) {
+                out.add(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1));
+            }
+        }
+        return out;
+    }
+
+    private void acceptance(String name, List<String> docs) {
+        int ok = 0;
+        int checked = 0;
+        Map<Character, Integer> blockers = new HashMap<>();
+        for (String doc : docs) {
+            String folded = CharFolding.fold(doc);
+            List<String> got = fast(folded, 255);
+            if (got != null) {
+                ok++;
+                if (checked++ < 300) {
+                    assertEquals(lucene(folded, 255), got, name);
+                }
+            } else {
+                for (int i = 0; i < folded.length(); i++) {
+                    if (!allSupported(folded.substring(0, i + 1), 255)) {
+                        blockers.merge(folded.charAt(i), 1, Integer::sum);
+                        break;
+                    }
+                }
+            }
+        }
+        List<Map.Entry<Character, Integer>> top = new ArrayList<>(blockers.entrySet());
+        top.sort((a, b) -> b.getValue() - a.getValue());
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < Math.min(15, top.size()); i++) {
+            sb.append(String.format(" U+%04X x%d", (int) top.get(i).getKey(), top.get(i).getValue()));
+        }
+        System.out.printf("acceptance %s: %d of %d documents (%.1f%%); first unsupported character of the others:%s%n",
+            name, ok, docs.size(), docs.isEmpty() ? 0.0 : 100.0 * ok / docs.size(), sb);
+    }
+
+    /** Folded documents of about {@code size} characters, cut from the accepted texts. */
+    private static List<String> slices(List<String> docs, int size) {
+        List<String> out = new ArrayList<>();
+        for (String doc : docs) {
+            String folded = CharFolding.fold(doc);
+            if (fast(folded, 255) == null) {
+                continue;
+            }
+            for (int i = 0; i + size <= folded.length() && out.size() < 2_000; i += size) {
+                out.add(folded.substring(i, i + size));
+            }
+        }
+        return out;
+    }
+
+    private void speed(String name, List<String> docs) throws IOException {
+        if (docs.isEmpty()) {
+            return;
+        }
+        char[][] buffers = new char[docs.size()][];
+        for (int i = 0; i < buffers.length; i++) {
+            buffers[i] = docs.get(i).toCharArray();
+        }
+        StandardTokenizer st = new StandardTokenizer();
+        CharTermAttribute term = st.addAttribute(CharTermAttribute.class);
+        long[] sink = new long[1];
+        FastWordTokenizer.Sink counting = (text, start, length) -> sink[0] += length + text[start];
+        List<String> strings = new ArrayList<>();
+        FastWordTokenizer.Sink toStrings = (text, start, length) -> strings.add(new String(text, start, length));
+        long chars = 0;
+        for (char[] b : buffers) {
+            chars += b.length;
+        }
+        double[] lucene = new double[7];
+        double[] luceneStrings = new double[7];
+        double[] fastSum = new double[7];
+        double[] fastStrings = new double[7];
+        for (int pass = 0; pass < 7; pass++) {
+            long t0 = System.nanoTime();
+            for (String d : docs) {
+                st.setReader(new StringReader(d));
+                st.reset();
+                while (st.incrementToken()) {
+                    sink[0] += term.length();
+                }
+                st.end();
+                st.close();
+            }
+            long t1 = System.nanoTime();
+            for (String d : docs) {
+                strings.clear();
+                AnalyzerTokens.forEach(ScriptAwareTokenizer.STANDARD, d, strings::add);
+                sink[0] += strings.size();
+            }
+            long t2 = System.nanoTime();
+            for (char[] b : buffers) {
+                FastWordTokenizer.tokenize(b, b.length, counting);
+            }
+            long t3 = System.nanoTime();
+            for (char[] b : buffers) {
+                strings.clear();
+                FastWordTokenizer.tokenize(b, b.length, toStrings);
+                sink[0] += strings.size();
+            }
+            long t4 = System.nanoTime();
+            lucene[pass] = (t1 - t0) / (double) chars;
+            luceneStrings[pass] = (t2 - t1) / (double) chars;
+            fastSum[pass] = (t3 - t2) / (double) chars;
+            fastStrings[pass] = (t4 - t3) / (double) chars;
+        }
+        System.out.printf("speed %s: %d documents of %d chars, median of 7 passes, ns per char (us per 1,800-char document):%n"
+                + "  StandardTokenizer, CharTermAttribute loop  %.2f (%.2f)%n"
+                + "  AnalyzerTokens.forEach(STANDARD) -> String %.2f (%.2f)%n"
+                + "  FastWordTokenizer, sink on offsets         %.2f (%.2f)%n"
+                + "  FastWordTokenizer, sink -> String          %.2f (%.2f)%n  (checksum %d)%n",
+            name, docs.size(), docs.get(0).length(), median(lucene), median(lucene) * 1.8, median(luceneStrings),
+            median(luceneStrings) * 1.8, median(fastSum), median(fastSum) * 1.8, median(fastStrings), median(fastStrings) * 1.8,
+            sink[0]);
+    }
+
+    private static double median(double[] v) {
+        double[] c = v.clone();
+        java.util.Arrays.sort(c);
+        return c[c.length / 2];
     }
 }
