@@ -20,9 +20,14 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
  *   <li>between letters or between digits (WB MidNumLet and Single_Quote): {@code .} {@code '} U+2018,
  *       U+2019, U+2024;</li>
  *   <li>one token per character (Han script): U+3007, U+3400-U+4DB5, U+4E00-U+9FD5;</li>
- *   <li>breaks, never part of a token: every other character of U+0000-U+00FF except U+00A9 and U+00AE
- *       (emoji) and U+00AD (format); U+2000-U+200B, U+2010-U+2017, U+201A-U+2023, U+2025, U+2026,
- *       U+2028-U+202E excluding the format characters U+202A-U+202E, U+2030-U+203B, U+203D, U+203E,
+ *   <li>one token per character (emoji): U+00A9, U+00AE, and the supplementary pictographs
+ *       U+1F300-U+1F3FA, U+1F400-U+1F53D, U+1F546-U+1F64F, U+1F680-U+1F6FF (as surrogate pairs);
+ *       U+FE0E (text presentation selector) right after one of these (or after such selectors after one)
+ *       is dropped, as Lucene does; anywhere else it is unsupported, as are the emoji modifiers, joiners,
+ *       tags and U+FE0F that would join emoji into longer tokens;</li>
+ *   <li>breaks, never part of a token: every other character of U+0000-U+00FF except U+00AD (format,
+ *       unsupported); U+2000-U+200B, U+2010-U+2017, U+201A-U+2023, U+2025, U+2026,
+ *       U+2028, U+2029, U+2030-U+203B, U+203D, U+203E,
  *       U+2041-U+2043, U+2045-U+2048, U+204A-U+2053, U+2055-U+205F; U+3000-U+3004, U+3006,
  *       U+3008-U+3020.</li>
  * </ul>
@@ -32,9 +37,11 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
  * MidNumLet either way (UAX #29 rules WB5-WB13b). Connector runs with no letter or digit are no token.
  * Like Lucene's scanner, which looks at no more than 255 characters from where a token starts, a token
  * is the longest one within the 255 characters starting at its first character: longer words are cut
- * into pieces of at most 255 characters, and each piece after a cut starts afresh (so a cut before a
- * MidLetter character drops that character, and a run of more than 254 connectors before a letter keeps
- * only its last 254). Stateless and thread-safe.
+ * into pieces of at most 255 characters, and each piece after a cut starts afresh (so a Mid character right
+ * at a cut is not joined and is dropped, and a run of more than 254 connectors before a letter keeps
+ * only its last 254). The same holds for other maximum token lengths (Lucene sizes its scanner buffer
+ * to it), except that a one-character buffer cannot hold an emoji's surrogate pair: such texts are
+ * declined. Stateless and thread-safe.
  */
 final class FastWordTokenizer {
 
