@@ -121,6 +121,9 @@ public final class TextFingerprinter {
         }
         CharFolding.Buffer folded = FOLDED.get();
         CharFolding.fold(text, folded);
-        AnalyzerTokens.forEachTerm(analyzer, folded.toString(), bag::addToken);
+        // the same tokens as StandardTokenizer, read straight off the buffer, for text of the characters it knows
+        if (!FastWordTokenizer.tokenize(folded.chars(), folded.length(), bag::addToken)) {
+            AnalyzerTokens.forEachTerm(analyzer, folded.toString(), bag::addToken);
+        }
     }
 }

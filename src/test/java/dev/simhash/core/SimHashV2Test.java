@@ -44,6 +44,36 @@ class SimHashV2Test {
         }
     }
 
+    /** Pieces of text FastWordTokenizer reads itself (no fallback to StandardTokenizer), with the joins it must get right. */
+    private static final String[] FAST_PIECES = {
+        "the", "bank", "rate", "unchanged", "Elasticsearch", "LUCENE", "9.5", "2026", "don't", "don’t", "e-mail", "国", "國", "家",
+        "统计局", "統計局", "爲", "為", "裡", "发布", "發佈", "ＡＢＣ", "１２３", "，", "。", "、", "《", "》", "“", "”", "!", " ", "\n", "\t",
+        "Café", "ﬁ", "-", "'", ".", ",", ":", ";", "_", "1,000.5", "a.b", "3:30", "a:b", "x_y", "e.g.", "\u3000", "©", "(", ")", "…" };
+
+    /** The fast tokenizer's texts fingerprint exactly as the naive reference (which always runs StandardTokenizer). */
+    @Test
+    void fastTokenizerTextsEqualTheReference() {
+        Random r = new Random(13);
+        CharFolding.Buffer folded = new CharFolding.Buffer();
+        int fast = 0;
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder sb = new StringBuilder();
+            for (int n = r.nextInt(60); n > 0; n--) {
+                sb.append(FAST_PIECES[r.nextInt(FAST_PIECES.length)]);
+                if (r.nextInt(3) == 0) {
+                    sb.append(' ');
+                }
+            }
+            String t = sb.toString();
+            CharFolding.fold(t, folded);
+            if (FastWordTokenizer.tokenize(folded.chars(), folded.length(), (b, s, l) -> { })) {
+                fast++;
+            }
+            assertEquals(ReferenceSimHashV2.fingerprint(List.of(t), 1, null), SimHashV2.fingerprint(t, 1), t);
+        }
+        assertEquals(3000, fast, "every text of these pieces takes the fast tokenizer");
+    }
+
     @Test
     void specFingerprinterAndValueByValueBagsEqualTheReference() {
         // the path the field type (value by value, per document) and the processor (whole texts) take
