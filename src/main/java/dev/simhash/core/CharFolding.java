@@ -56,20 +56,21 @@ public final class CharFolding {
      * lookup per char for the BMP (lowercase and table in one), the code point path for surrogates.
      */
     public static void fold(CharSequence text, Buffer out) {
-        CharSequence nfkc = Normalizer.isNormalized(text, Normalizer.Form.NFKC) ? text : Normalizer.normalize(text, Normalizer.Form.NFKC);
+        String nfkc = Normalizer.isNormalized(text, Normalizer.Form.NFKC) ? text.toString() : Normalizer.normalize(text, Normalizer.Form.NFKC);
         int n = nfkc.length();
+        char[] src = out.source(n);
+        nfkc.getChars(0, n, src, 0);
         // a BMP char folds to at most two chars (an image outside the BMP); a surrogate pair to at most two
         char[] c = out.capacity(2 * n);
         char[] map = FOLDED_CHARS;
         int p = 0;
         for (int i = 0; i < n; i++) {
-            char ch = nfkc.charAt(i);
-            char f = map[ch];
+            char f = map[src[i]];
             if (f != CODE_POINT_PATH) {
                 c[p++] = f;
                 continue;
             }
-            int cp = Character.codePointAt(nfkc, i);
+            int cp = Character.codePointAt(src, i, n);
             i += Character.charCount(cp) - 1;
             p += Character.toChars(foldCodePoint(Character.toLowerCase(cp)), c, p);
         }
@@ -81,7 +82,16 @@ public final class CharFolding {
         /** Buffers larger than this many chars are not kept for the next text. */
         private static final int MAX_KEPT = 1 << 16;
         private char[] chars = new char[1024];
+        private char[] source = new char[512];
         private int length;
+
+        /** The text before folding, read into an array once (cheaper than a char at a time through CharSequence). */
+        char[] source(int n) {
+            if (source.length < n || source.length > MAX_KEPT) {
+                source = new char[Math.max(n, 512)];
+            }
+            return source;
+        }
 
         char[] capacity(int n) {
             if (chars.length < n || chars.length > MAX_KEPT) {

@@ -209,7 +209,7 @@ public final class FeatureBag {
         int mask = slots.length - 1;
         int i = slot(h) & mask;
         for (int id; (id = slots[i] - 1) >= 0; i = (i + 1) & mask) {
-            if (hashes[id] == h && lengths[id] == len && Arrays.equals(arena, starts[id], starts[id] + len, b, off, off + len)) {
+            if (hashes[id] == h && lengths[id] == len && sameBytes(arena, starts[id], b, off, len)) {
                 frequencies[id]++;
                 return;
             }
@@ -234,6 +234,19 @@ public final class FeatureBag {
         if (2 * size > slots.length) {
             rehash(2 * slots.length);
         }
+    }
+
+    /** Whether {@code a[aOff ..]} and {@code b[bOff ..]} hold the same {@code len} bytes (a plain loop: features are short). */
+    private static boolean sameBytes(byte[] a, int aOff, byte[] b, int bOff, int len) {
+        if (len > 32) {
+            return Arrays.equals(a, aOff, aOff + len, b, bOff, bOff + len);
+        }
+        for (int i = 0; i < len; i++) {
+            if (a[aOff + i] != b[bOff + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int slot(long hash) {
