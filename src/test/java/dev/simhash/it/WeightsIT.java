@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Feature-weight tables on a dedicated single node with security: a table computed from an index (and one computed in the
  * background), used by a pipeline, a {@code simhash} field and a {@code text} query; the node restarted (SIGKILL): the table
  * and every fingerprint are unchanged and the pipeline and field still fingerprint with it; errors: bad names, malformed
- * uploads, missing tables, other versions, a table in use; a user without {@code manage} cannot create tables.
+ * uploads, missing tables, other versions, a table in use (by pipelines, indices and index templates of every kind); a user
+ * without {@code manage} cannot create tables.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WeightsIT {
@@ -187,6 +188,47 @@ class WeightsIT {
         admin.ok("DELETE", "/_simhash/weights/news-idf", null);
         assertEquals(404, admin.get("/_simhash/weights/news-idf").status());
         admin.ok("DELETE", "/_simhash/weights/news-idf-bg", null);
+    }
+
+    @Test
+    void tablesUsedByIndexTemplatesAreNotDeleted() {
+        admin.ok("PUT", "/_simhash/weights/tpl-idf", "{\"version\": \"v2\", \"features\": {\"the\": 0.1}, \"default_weight\": 2}");
+        admin.ok("PUT", "/_component_template/tpl-comp", "{\"template\": {\"mappings\": {\"properties\": {\"body\": {\"type\": \"text\", "
+            + "\"fields\": {\"simhash\": {\"type\": \"simhash\", \"version\": \"v2\", \"weights\": \"tpl-idf\"}}}}}}}");
+        admin.ok("PUT", "/_index_template/tpl-index", "{\"index_patterns\": [\"tpl-logs-*\"], \"composed_of\": [\"tpl-comp\"], "
+            + "\"template\": {\"mappings\": {\"properties\": {\"title\": {\"type\": \"simhash\", \"version\": \"v2\", "
+            + "\"weights\": \"tpl-idf\"}}}}}");
+        // legacy templates are deprecated (a warning header) but still honoured on every supported line
+        admin.ok("PUT", "/_template/tpl-legacy", "{\"index_patterns\": [\"tpl-old-*\"], \"mappings\": {\"dynamic_templates\": [{\"texts\": "
+            + "{\"match_mapping_type\": \"string\", \"mapping\": {\"type\": \"text\", \"fields\": {\"fp\": {\"type\": \"simhash\", "
+            + "\"version\": \"v2\", \"weights\": \"tpl-idf\"}}}}}], \"properties\": {\"meta\": {\"properties\": {\"fp\": "
+            + "{\"type\": \"simhash\", \"version\": \"v2\", \"weights\": \"tpl-idf\"}}}}}}");
+
+        Rest.Answer inUse = admin.delete("/_simhash/weights/tpl-idf");
+        assertEquals(409, inUse.status(), inUse.toString());
+        for (String user : List.of("index template [tpl-index] field [title]", "component template [tpl-comp] field [body.simhash]",
+            "legacy template [tpl-legacy] field [meta.fp]", "legacy template [tpl-legacy] dynamic template [texts]")) {
+            assertTrue(inUse.body().contains(user), "expected [" + user + "] in " + inUse.body());
+        }
+        assertTrue(inUse.body().contains("feature-weight table [tpl-idf] is in use by 4: "), inUse.body());
+        // the templates still work: an index created from one fingerprints with the table
+        admin.ok("PUT", "/tpl-logs-1/_doc/1?refresh=true", toJson(Map.of("body", "the quick brown fox", "title", "the lazy dog")));
+        assertEquals("tpl-idf", admin.ok("GET", "/tpl-logs-1/_mapping", null).at("tpl-logs-1.mappings.properties.title.weights"));
+        admin.ok("DELETE", "/tpl-logs-1", null);
+
+        // one template less at a time: the rest are still named
+        admin.ok("DELETE", "/_index_template/tpl-index", null);
+        Rest.Answer still = admin.delete("/_simhash/weights/tpl-idf");
+        assertEquals(409, still.status(), still.toString());
+        assertTrue(still.body().contains("component template [tpl-comp] field [body.simhash]") && !still.body().contains("tpl-index"),
+            still.body());
+        admin.ok("DELETE", "/_component_template/tpl-comp", null);
+        Rest.Answer legacyOnly = admin.delete("/_simhash/weights/tpl-idf");
+        assertEquals(409, legacyOnly.status(), legacyOnly.toString());
+        assertTrue(legacyOnly.body().contains("is in use by 2: legacy template [tpl-legacy]"), legacyOnly.body());
+        admin.ok("DELETE", "/_template/tpl-legacy", null);
+        admin.ok("DELETE", "/_simhash/weights/tpl-idf", null);
+        assertEquals(404, admin.get("/_simhash/weights/tpl-idf").status());
     }
 
     private static List<String> sortedIds(Rest.Answer a) {
