@@ -111,6 +111,7 @@ class WeightsIT {
         double defaultWeight = ((Number) meta.get("default_weight")).doubleValue();
         assertEquals(Math.log(11), defaultWeight, 1e-12);
         assertEquals(10, ((Number) ((Map<?, ?>) meta.get("source")).get("documents")).intValue());
+        assertEquals("all", ((Map<?, ?>) meta.get("source")).get("sampling"), "no more documents than the sample size: all of them");
         assertEquals(f.size(), ((Number) meta.get("feature_count")).intValue());
         assertTrue(!meta.containsKey("features"), "features only on request");
         assertEquals(2, ((Map<?, ?>) admin.ok("GET", "/_simhash/weights/news-idf?size=2", null).json().get("features")).size());
@@ -188,6 +189,50 @@ class WeightsIT {
         admin.ok("DELETE", "/_simhash/weights/news-idf", null);
         assertEquals(404, admin.get("/_simhash/weights/news-idf").status());
         admin.ok("DELETE", "/_simhash/weights/news-idf-bg", null);
+    }
+
+    /**
+     * 300 documents in one shard, in index order 60 with "early" then 240 with "late": the first 50 documents (the old
+     * sample) have no "late"; a uniform sample of 50 has about 40 of them, and the same seed draws the same sample again.
+     */
+    @Test
+    void aComputedTableSamplesTheWholeIndexAtRandom() {
+        StringBuilder nd = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            nd.append(toJson(Map.of("index", Map.of("_id", "s" + i)))).append('\n')
+                .append(toJson(Map.of("body", (i < 60 ? "early" : "late") + " w" + i))).append('\n');
+        }
+        admin.ok("PUT", "/sampled", "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0}}");
+        assertEquals(200, admin.bulk("/sampled/_bulk?refresh=true", nd.toString()).status());
+
+        admin.ok("PUT", "/_simhash/weights/sampled-idf", "{\"index\": \"sampled\", \"field\": \"body\", \"version\": \"v2\", "
+            + "\"sample_size\": 50}");
+        Map<String, Double> f = features("sampled-idf");
+        assertTrue(f.containsKey("late"), "features of later documents: " + f.keySet());
+        Map<?, ?> source = (Map<?, ?>) admin.ok("GET", "/_simhash/weights/sampled-idf", null).json().get("source");
+        assertEquals(50, ((Number) source.get("documents")).intValue(), source.toString());
+        assertEquals(300, ((Number) source.get("matching")).intValue(), source.toString());
+        assertEquals("random", source.get("sampling"), source.toString());
+        assertEquals(0, ((Number) source.get("seed")).intValue(), "the default seed: " + source);
+        // "late" is in about 4/5 of the sample, "early" in about 1/5: "late" weighs less
+        assertTrue(f.get("late") < Math.log(1 + 50 / 25.0), "late in more than half the sample: " + f.get("late"));
+
+        // reproducible: the same (default) seed, the same sample, the same table
+        admin.ok("PUT", "/_simhash/weights/sampled-idf-2", "{\"index\": \"sampled\", \"field\": \"body\", \"version\": \"v2\", "
+            + "\"sample_size\": 50, \"seed\": 0}");
+        assertEquals(f, features("sampled-idf-2"));
+        // another seed: still a sample of 50 from the whole index
+        admin.ok("PUT", "/_simhash/weights/sampled-idf-3", "{\"index\": \"sampled\", \"field\": \"body\", \"version\": \"v2\", "
+            + "\"sample_size\": 50, \"seed\": 12345}");
+        assertTrue(features("sampled-idf-3").containsKey("late"));
+        assertEquals(12345, ((Number) admin.ok("GET", "/_simhash/weights/sampled-idf-3", null).at("source.seed")).intValue());
+        assertBadRequest(admin.put("/_simhash/weights/seeded-upload", "{\"version\": \"v2\", \"features\": {}, \"seed\": 1}"),
+            "[seed] only applies when computing a table from an [index]");
+
+        for (String t : List.of("sampled-idf", "sampled-idf-2", "sampled-idf-3")) {
+            admin.ok("DELETE", "/_simhash/weights/" + t, null);
+        }
+        admin.ok("DELETE", "/sampled", null);
     }
 
     @Test
