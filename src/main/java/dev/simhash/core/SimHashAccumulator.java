@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * Step 4 of simhash-v1: adds {@code +w} to bit i's sum when bit i of a feature hash is 1 and
  * {@code -w} when it is 0; the fingerprint's bit i is 1 iff that sum is strictly positive. The sums
- * are the double sums of the contract, added in the order of the {@link #add} calls.
+ * are the double sums of the contract, added in the order of the {@link #add} calls, and the
+ * fingerprint is bit for bit the one those sums give; they are just rarely computed that way.
  * Reusable after {@link #reset()}; not thread-safe.
  *
  * <p><b>Exact integer mode.</b> While every weight added so far is an integer and their total
@@ -23,12 +24,45 @@ import java.util.Arrays;
  * which is kept at most 255, so no counter carries into its neighbour; the lanes are emptied into
  * 64 long counts before that bound would be passed, and before the fingerprint is read.
  *
- * <p><b>Double mode.</b> The first weight that is not such an integer (e.g. {@code 1 + ln 2}, an
- * IDF), or that would take {@code W} over 2<sup>53</sup>, switches to the double sums of the
- * contract: each sum starts at {@code 2 P_i - W}, the exact value every double partial sum had
- * until then (see above), and from then on the weights are added as doubles, one addition per bit
- * in call order, exactly as the contract's loop does. Both modes are checked against the naive
- * definition in the tests (SimHashAccumulatorIdentityTest).
+ * <p><b>Weight-class mode.</b> The first weight that is not such an integer (e.g. {@code 1 + ln 2}
+ * of log_tf), or that would take the integer total over 2<sup>53</sup>, starts it. The contract's
+ * sums at that moment are exactly the integers {@code 2 P_i - W} (above); they are kept as the
+ * replay base. From then on every add is also recorded (hash and weight, in order), integer weights
+ * keep going to the integer counts, and every other weight value is a "class" {@code c} (looked up
+ * by its bits): per class, byte lanes of unit counters (flushed into long counts) give
+ * {@code P_ci}, the number of its features whose bit i is 1, and {@code N_c}, its number of
+ * features. The exact real sum of bit i is then {@code S_i = I_i + sum_c w_c k_ci} with
+ * {@code I_i = 2 P_i - W_int} and {@code k_ci = 2 P_ci - N_c} (integers). The fingerprint computes
+ * {@code S'_i} = that expression in doubles ({@code I_i} and {@code k_ci} exactly, one rounded product
+ * per class, then m rounded additions) and compares it with a threshold {@code T}:
+ * <ul>
+ * <li>With {@code u = 2^-53}, {@code gamma_k = k u / (1 - k u)} and {@code W} the exact real sum of
+ * all n weights added (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., sec. 3.1 and
+ * 4.2): the contract's sum, a recursive sum of n terms {@code +-w}, is within {@code gamma_(n-1) W}
+ * of {@code S_i}; {@code S'_i} (m class products, each off by at most a factor {@code 1 + u}, and a
+ * recursive sum of m + 1 terms) is within {@code gamma_(m+1) W} of {@code S_i}.</li>
+ * <li>{@code W' = W_int + sum_c fl(w_c N_c)} computed the same way is within {@code gamma_(m+1) W} of
+ * {@code W}. With {@code n + m <= 2^33}, {@code gamma_k <= k u (1 + 2^-19)}, so
+ * {@code (gamma_(n-1) + gamma_(m+1)) W <= (n + m) 2^-53 W' (1 + 2^-17)}. The threshold used is
+ * {@code T = fl(fl(W' (n + m + 2)) 2^-50)}, at least {@code 8 (n + m) 2^-53 W' (1 - 2u)}: more than
+ * seven times that bound.</li>
+ * <li>So {@code S'_i > T} implies {@code S_i > gamma_(n-1) W}, the contract's sum is {@code > 0}
+ * and the bit is 1; {@code S'_i < -T} gives a negative contract sum, bit 0.</li>
+ * <li>Any other bit (near-ties, exact ties) is decided by replaying the recorded adds onto the
+ * replay base with the contract's own double additions, in order: exact by definition.</li>
+ * </ul>
+ * The bound relies on no overflow and no underflow of products: class weights outside
+ * [2<sup>-900</sup>, 2<sup>900</sup>] leave for double mode, so every product {@code fl(w_c k_ci)}
+ * with {@code k_ci != 0} is a normal double, every sum stays below 2<sup>940</sup>, and {@code T}
+ * is a normal double (additions are exact when their result is subnormal, so they need no guard).
+ *
+ * <p><b>Double mode.</b> More than {@value #MAX_CLASSES} distinct class weights (e.g. IDF
+ * weights, all different), a class weight outside that range, or more than {@value #MAX_RECORDED}
+ * adds since the replay base switch to the double sums of the contract: each sum starts at the
+ * exact {@code 2 P_i - W} of exact mode, the recorded adds are replayed onto it in order, and from
+ * then on the weights are added as doubles, one addition per bit in call order, exactly as the
+ * contract's loop does. All modes are checked against the naive definition in the tests
+ * (SimHashAccumulatorIdentityTest).
  */
 public final class SimHashAccumulator {
 
@@ -36,20 +70,66 @@ public final class SimHashAccumulator {
     static final long MAX_EXACT_TOTAL = 1L << 53;
     /** Largest weight a byte-lane counter can take between two flushes. */
     static final int LANE_CAPACITY = 255;
+    /** Most distinct class weights (non-integer weight values) per document before double mode. */
+    static final int MAX_CLASSES = 32;
+    /** Most adds recorded for the replay (16 bytes each) before double mode. */
+    static final int MAX_RECORDED = 1 << 20;
+    /** Record arrays longer than this are dropped by reset(), so one huge document does not pin memory. */
+    private static final int KEPT_RECORDED = 1 << 12;
+    private static final int INITIAL_RECORDED = 256;
+    /** Class weights outside [MIN, MAX] go to double mode: the error bound assumes no overflow or underflow. */
+    static final double MIN_CLASS_WEIGHT = 0x1p-900;
+    static final double MAX_CLASS_WEIGHT = 0x1p900;
+    /** Open-addressed slots of the class lookup (load at most 1/2). */
+    private static final int SLOTS = 2 * MAX_CLASSES;
+    private static final int SLOT_SHIFT = 64 - Integer.numberOfTrailingZeros(SLOTS);
+    /** Undecided bits up to this many are replayed one by one, more in one pass over all 64 bits. */
+    private static final int REPLAY_ONE_BY_ONE = 8;
     private static final long LANE_ONES = 0x0101010101010101L;
+    /** Never the raw bits of a valid (positive, finite) weight: a NaN pattern with the sign bit. */
+    private static final long NO_BITS = -1L;
 
-    /** Double mode: the contract's per-bit sums, allocated when first needed. Only valid once {@link #exact} is false. */
+    private static final int EXACT = 0;
+    private static final int CLASSES = 1;
+    private static final int DOUBLES = 2;
+    private int mode = EXACT;
+
+    /** Double mode: the contract's per-bit sums, allocated when first needed. Only valid in double mode. */
     private double[] sums;
-    /** Exact mode: per bit, the total weight of the features whose bit is 1 (flushed part). */
+    /** Exact and class mode: per bit, the total integer weight of the features whose bit is 1 (flushed part). */
     private final long[] ones = new long[SimHash.BITS];
-    // Exact mode: byte-lane counters not yet flushed into ones (lane b, byte k: bit 8k + b).
+    // Byte-lane counters not yet flushed into ones (lane b, byte k: bit 8k + b).
     private long lane0, lane1, lane2, lane3, lane4, lane5, lane6, lane7;
     /** Weight added to the lanes since they were last flushed (at most LANE_CAPACITY). */
     private int laneWeight;
-    /** Exact mode: total weight W added. */
+    /** Total integer weight W_int counted in ones and the lanes (at most 2^53). */
     private long totalWeight;
-    private boolean exact = true;
     private int count;
+
+    // Class mode: per class c (0 <= c < classes), allocated when first needed.
+    private int classes;
+    private double[] classWeight;
+    private long[] classBits;
+    /** N_c: features of class c. */
+    private int[] classSize;
+    /** Features added to class c's lanes since they were flushed (at most LANE_CAPACITY). */
+    private int[] classLaneCount;
+    /** Byte lanes of unit counters, 8 per class: lane b of class c at 8c + b. */
+    private long[] classLanes;
+    /** P_ci at 64c + i (flushed part). */
+    private long[] classOnes;
+    private int[] classSlot;
+    /** Lookup: class index + 1 per slot, 0 when free. */
+    private int[] slotClass;
+    private long lastBits = NO_BITS;
+    private int lastClass;
+
+    /** Class mode: the contract's sums when class mode began (the exact integers 2 P_i - W). */
+    private final double[] replayBase = new double[SimHash.BITS];
+    private long[] recordedHashes;
+    private double[] recordedWeights;
+    private int recorded;
+    private double[] scratch;
 
     /**
      * Adds one weighted feature hash.
@@ -61,9 +141,27 @@ public final class SimHashAccumulator {
             throw new IllegalArgumentException("feature weight must be a positive finite number, got [" + weight + "]");
         }
         count++;
-        if (!exact) {
-            addDouble(featureHash, weight);
-            return;
+        int m = mode;
+        if (m != EXACT) {
+            if (m == DOUBLES) {
+                addDouble(featureHash, weight);
+                return;
+            }
+            int r = recorded;
+            if (r == recordedHashes.length && !growRecord()) {
+                // the record is full: the contract's sums from the record, then this add as a double
+                switchToDoubles();
+                addDouble(featureHash, weight);
+                return;
+            }
+            recordedHashes[r] = featureHash;
+            recordedWeights[r] = weight;
+            recorded = r + 1;
+            long bits = Double.doubleToRawLongBits(weight);
+            if (bits == lastBits) {
+                addToClass(featureHash, lastClass);
+                return;
+            }
         }
         int small = (int) weight;
         if (small == weight && small <= LANE_CAPACITY && totalWeight <= MAX_EXACT_TOTAL - LANE_CAPACITY) {
@@ -73,15 +171,34 @@ public final class SimHashAccumulator {
         addRare(featureHash, weight);
     }
 
-    /** Exact mode, a weight that is not a small integer or a total near 2^53: long counts, or leave exact mode. */
+    /** A weight that is not a small integer, or a total near 2^53: long counts, a class, or double mode. */
     private void addRare(long featureHash, double weight) {
         long integral = (long) weight;
         if (integral == weight && integral <= MAX_EXACT_TOTAL - totalWeight) {
             addToCounts(featureHash, integral);
             return;
         }
-        switchToDoubles();
-        addDouble(featureHash, weight);
+        if (!(weight >= MIN_CLASS_WEIGHT && weight <= MAX_CLASS_WEIGHT)) {
+            // in class mode this add is recorded already, and the switch replays it
+            boolean replayed = mode == CLASSES;
+            switchToDoubles();
+            if (!replayed) {
+                addDouble(featureHash, weight);
+            }
+            return;
+        }
+        if (mode == EXACT) {
+            startClasses();
+            recordedHashes[0] = featureHash;
+            recordedWeights[0] = weight;
+            recorded = 1;
+        }
+        int c = classOf(weight);
+        if (c < 0) {
+            switchToDoubles(); // replays this add too
+            return;
+        }
+        addToClass(featureHash, c);
     }
 
     private void addToLanes(long h, int weight) {
@@ -114,39 +231,147 @@ public final class SimHashAccumulator {
         if (laneWeight == 0) {
             return;
         }
-        flushLane(lane0, 0);
-        flushLane(lane1, 1);
-        flushLane(lane2, 2);
-        flushLane(lane3, 3);
-        flushLane(lane4, 4);
-        flushLane(lane5, 5);
-        flushLane(lane6, 6);
-        flushLane(lane7, 7);
+        long[] o = ones;
+        flushLane(o, 0, lane0, 0);
+        flushLane(o, 0, lane1, 1);
+        flushLane(o, 0, lane2, 2);
+        flushLane(o, 0, lane3, 3);
+        flushLane(o, 0, lane4, 4);
+        flushLane(o, 0, lane5, 5);
+        flushLane(o, 0, lane6, 6);
+        flushLane(o, 0, lane7, 7);
         lane0 = lane1 = lane2 = lane3 = lane4 = lane5 = lane6 = lane7 = 0;
         laneWeight = 0;
     }
 
-    private void flushLane(long lane, int b) {
-        long[] o = ones;
+    /** Adds the eight byte counters of a lane into the long counts o[offset + 8k + b]. */
+    private static void flushLane(long[] o, int offset, long lane, int b) {
         for (int k = 0; k < 8; k++) {
-            o[8 * k + b] += (lane >>> (8 * k)) & 0xFF;
+            o[offset + 8 * k + b] += (lane >>> (8 * k)) & 0xFF;
         }
     }
 
-    /** Leaves exact mode: every double sum so far is exactly the integer 2 P_i - W (|2 P_i - W| <= W <= 2^53). */
+    // ---- class mode ----
+
+    /** Enters class mode: the replay base is the contract's sums so far, exactly 2 P_i - W (see exact mode). */
+    private void startClasses() {
+        flushLanes();
+        for (int i = 0; i < SimHash.BITS; i++) {
+            replayBase[i] = (double) (2 * ones[i] - totalWeight);
+        }
+        if (classWeight == null) {
+            classWeight = new double[MAX_CLASSES];
+            classBits = new long[MAX_CLASSES];
+            classSize = new int[MAX_CLASSES];
+            classLaneCount = new int[MAX_CLASSES];
+            classLanes = new long[8 * MAX_CLASSES];
+            classOnes = new long[SimHash.BITS * MAX_CLASSES];
+            classSlot = new int[MAX_CLASSES];
+            slotClass = new int[SLOTS];
+        }
+        if (recordedHashes == null) {
+            recordedHashes = new long[INITIAL_RECORDED];
+            recordedWeights = new double[INITIAL_RECORDED];
+        }
+        recorded = 0;
+        mode = CLASSES;
+    }
+
+    private boolean growRecord() {
+        int length = recordedHashes.length;
+        if (length >= MAX_RECORDED) {
+            return false;
+        }
+        int grown = Math.min(MAX_RECORDED, 2 * length);
+        recordedHashes = Arrays.copyOf(recordedHashes, grown);
+        recordedWeights = Arrays.copyOf(recordedWeights, grown);
+        return true;
+    }
+
+    /** The class of a weight value (by its bits), a new one if there is room, else -1. */
+    private int classOf(double weight) {
+        long bits = Double.doubleToRawLongBits(weight);
+        int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> SLOT_SHIFT);
+        int[] sc = slotClass;
+        int c;
+        while ((c = sc[slot]) != 0) {
+            if (classBits[c - 1] == bits) {
+                lastBits = bits;
+                lastClass = c - 1;
+                return c - 1;
+            }
+            slot = (slot + 1) & (SLOTS - 1);
+        }
+        if (classes == MAX_CLASSES) {
+            return -1;
+        }
+        c = classes++;
+        classBits[c] = bits;
+        classWeight[c] = weight;
+        classSlot[c] = slot;
+        sc[slot] = c + 1;
+        lastBits = bits;
+        lastClass = c;
+        return c;
+    }
+
+    private void addToClass(long h, int c) {
+        long[] l = classLanes;
+        int b = c << 3;
+        l[b] += h & LANE_ONES;
+        l[b + 1] += (h >>> 1) & LANE_ONES;
+        l[b + 2] += (h >>> 2) & LANE_ONES;
+        l[b + 3] += (h >>> 3) & LANE_ONES;
+        l[b + 4] += (h >>> 4) & LANE_ONES;
+        l[b + 5] += (h >>> 5) & LANE_ONES;
+        l[b + 6] += (h >>> 6) & LANE_ONES;
+        l[b + 7] += (h >>> 7) & LANE_ONES;
+        classSize[c]++;
+        if (++classLaneCount[c] == LANE_CAPACITY) {
+            flushClass(c);
+        }
+    }
+
+    private void flushClass(int c) {
+        if (classLaneCount[c] == 0) {
+            return;
+        }
+        long[] l = classLanes;
+        int base = c << 3;
+        for (int b = 0; b < 8; b++) {
+            flushLane(classOnes, c * SimHash.BITS, l[base + b], b);
+            l[base + b] = 0;
+        }
+        classLaneCount[c] = 0;
+    }
+
+    /** Leaves exact or class mode for the contract's double sums (in class mode: the replay base plus the record). */
     private void switchToDoubles() {
         flushLanes();
         if (sums == null) {
             sums = new double[SimHash.BITS];
         }
-        for (int i = 0; i < SimHash.BITS; i++) {
-            sums[i] = (double) (2 * ones[i] - totalWeight);
+        double[] s = sums;
+        if (mode == EXACT) {
+            for (int i = 0; i < SimHash.BITS; i++) {
+                s[i] = (double) (2 * ones[i] - totalWeight);
+            }
+        } else {
+            System.arraycopy(replayBase, 0, s, 0, SimHash.BITS);
+            long[] hs = recordedHashes;
+            double[] ws = recordedWeights;
+            for (int j = 0, r = recorded; j < r; j++) {
+                addDouble(s, hs[j], ws[j]);
+            }
         }
-        exact = false;
+        mode = DOUBLES;
     }
 
     private void addDouble(long featureHash, double weight) {
-        double[] s = sums;
+        addDouble(sums, featureHash, weight);
+    }
+
+    private static void addDouble(double[] s, long featureHash, double weight) {
         // Adds +w where the bit is 1 and -w where it is 0. -w is w with its sign bit flipped, so the sign
         // is set by XOR-ing bit i of ~hash into the sign bit: the very same additions as "+w / -w" (bit for
         // bit), without the long-to-double conversion and multiplication per bit.
@@ -177,7 +402,7 @@ public final class SimHashAccumulator {
             throw new IllegalStateException("no features: empty input has no fingerprint");
         }
         long fp = 0;
-        if (exact) {
+        if (mode == EXACT) {
             flushLanes();
             long total = totalWeight;
             for (int i = 0; i < SimHash.BITS; i++) {
@@ -185,6 +410,8 @@ public final class SimHashAccumulator {
                     fp |= 1L << i;
                 }
             }
+        } else if (mode == CLASSES) {
+            fp = classFingerprint();
         } else {
             for (int i = 0; i < SimHash.BITS; i++) {
                 if (sums[i] > 0) {
@@ -195,14 +422,103 @@ public final class SimHashAccumulator {
         return fp;
     }
 
+    /** Class mode: the sign of each S'_i where it is clear of the error bound T, else of the replayed contract sum. */
+    private long classFingerprint() {
+        flushLanes();
+        if (scratch == null) {
+            scratch = new double[SimHash.BITS];
+        }
+        double[] est = scratch;
+        long[] o = ones;
+        long wInt = totalWeight;
+        for (int i = 0; i < SimHash.BITS; i++) {
+            est[i] = (double) (2 * o[i] - wInt); // exact: |2 P_i - W_int| <= W_int <= 2^53
+        }
+        double total = (double) wInt; // exact
+        int m = classes;
+        long[] co = classOnes;
+        for (int c = 0; c < m; c++) {
+            flushClass(c);
+            double w = classWeight[c];
+            int n = classSize[c];
+            total += w * n;
+            int off = c * SimHash.BITS;
+            for (int i = 0; i < SimHash.BITS; i++) {
+                est[i] += w * (double) (2 * co[off + i] - n); // k_ci exact: |k_ci| <= N_c < 2^31
+            }
+        }
+        double t = total * ((double) count + m + 2) * 0x1p-50;
+        long fp = 0;
+        long undecided = 0;
+        for (int i = 0; i < SimHash.BITS; i++) {
+            double s = est[i];
+            if (s > t) {
+                fp |= 1L << i;
+            } else if (!(s < -t)) {
+                undecided |= 1L << i;
+            }
+        }
+        return undecided == 0 ? fp : fp | replay(undecided);
+    }
+
+    /** The bits among {@code which} whose contract sum, replayed from the record in call order, is > 0. */
+    private long replay(long which) {
+        long[] hs = recordedHashes;
+        double[] ws = recordedWeights;
+        int r = recorded;
+        long fp = 0;
+        if (Long.bitCount(which) > REPLAY_ONE_BY_ONE) {
+            double[] s = scratch;
+            System.arraycopy(replayBase, 0, s, 0, SimHash.BITS);
+            for (int j = 0; j < r; j++) {
+                addDouble(s, hs[j], ws[j]);
+            }
+            for (int i = 0; i < SimHash.BITS; i++) {
+                if (s[i] > 0) {
+                    fp |= 1L << i;
+                }
+            }
+            return fp & which;
+        }
+        for (long left = which; left != 0; left &= left - 1) {
+            int i = Long.numberOfTrailingZeros(left);
+            double s = replayBase[i];
+            for (int j = 0; j < r; j++) {
+                // the same addition as in addDouble: +w if bit i of the hash is 1, else -w
+                s += Double.longBitsToDouble(Double.doubleToRawLongBits(ws[j]) ^ (((~hs[j] >>> i) & 1L) << 63));
+            }
+            if (s > 0) {
+                fp |= 1L << i;
+            }
+        }
+        return fp;
+    }
+
     /** Clears all sums so the accumulator can fingerprint another document. */
     public void reset() {
-        // sums need no clearing: leaving exact mode overwrites all of them
+        // sums and replayBase need no clearing: entering their mode overwrites all of them
         Arrays.fill(ones, 0);
         lane0 = lane1 = lane2 = lane3 = lane4 = lane5 = lane6 = lane7 = 0;
         laneWeight = 0;
         totalWeight = 0;
-        exact = true;
+        int m = classes;
+        if (m > 0) {
+            for (int c = 0; c < m; c++) {
+                slotClass[classSlot[c]] = 0;
+            }
+            Arrays.fill(classSize, 0, m, 0);
+            Arrays.fill(classLaneCount, 0, m, 0);
+            Arrays.fill(classLanes, 0, 8 * m, 0);
+            Arrays.fill(classOnes, 0, SimHash.BITS * m, 0);
+            classes = 0;
+        }
+        lastBits = NO_BITS;
+        if (recordedHashes != null && recordedHashes.length > KEPT_RECORDED) {
+            recordedHashes = new long[INITIAL_RECORDED];
+            recordedWeights = new double[INITIAL_RECORDED];
+        }
+        recorded = 0;
+        mode = EXACT;
         count = 0;
     }
 }
