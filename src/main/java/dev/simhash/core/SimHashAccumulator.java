@@ -32,20 +32,27 @@ import java.util.Arrays;
  * by its bits): per class, byte lanes of unit counters (flushed into long counts) give
  * {@code P_ci}, the number of its features whose bit i is 1, and {@code N_c}, its number of
  * features. The exact real sum of bit i is then {@code S_i = I_i + sum_c w_c k_ci} with
- * {@code I_i = 2 P_i - W_int} and {@code k_ci = 2 P_ci - N_c} (integers). The fingerprint computes
- * {@code S'_i} = that expression in doubles ({@code I_i} and {@code k_ci} exactly, one rounded product
- * per class, then m rounded additions) and compares it with a threshold {@code T}:
+ * {@code I_i = 2 P_i - W_int} and {@code k_ci = 2 P_ci - N_c} (integers). At most
+ * {@value #MAX_CLASSES} classes are kept; a weight value found when all are taken (log_tf's rare high
+ * tf values in a long document) makes a "loose" feature: its {@code +-w} go straight into 64 double
+ * sums {@code L_i} (q features, in call order), and {@code S_i} also has the exact sum of those
+ * {@code +-w}. The fingerprint computes {@code S'_i} = that expression in doubles ({@code I_i} and
+ * {@code k_ci} exactly, one rounded product per class, m rounded additions, then the computed
+ * {@code L_i} added last) and compares it with a threshold {@code T}:
  * <ul>
  * <li>With {@code u = 2^-53}, {@code gamma_k = k u / (1 - k u)} and {@code W} the exact real sum of
  * all n weights added (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., sec. 3.1 and
  * 4.2): the contract's sum, a recursive sum of n terms {@code +-w}, is within {@code gamma_(n-1) W}
  * of {@code S_i}; {@code S'_i} (m class products, each off by at most a factor {@code 1 + u}, and a
- * recursive sum of m + 1 terms) is within {@code gamma_(m+1) W} of {@code S_i}.</li>
- * <li>{@code W' = W_int + sum_c fl(w_c N_c)} computed the same way is within {@code gamma_(m+1) W} of
- * {@code W}. With {@code n + m <= 2^33}, {@code gamma_k <= k u (1 + 2^-19)}, so
- * {@code (gamma_(n-1) + gamma_(m+1)) W <= (n + m) 2^-53 W' (1 + 2^-17)}. The threshold used is
- * {@code T = fl(fl(W' (n + m + 2)) 2^-50)}, at least {@code 8 (n + m) 2^-53 W' (1 - 2u)}: more than
- * seven times that bound.</li>
+ * recursive sum of m + 2 terms whose last, {@code L_i}, is itself a recursive sum of q terms) is within
+ * {@code (u + gamma_(q-1) + gamma_(m+1) (1 + gamma_q)) W <= gamma_(m+q+1) W} of {@code S_i} (by
+ * {@code gamma_a + gamma_b + gamma_a gamma_b <= gamma_(a+b)} and {@code u <= gamma_1}).</li>
+ * <li>{@code W' = W_int + sum_c fl(w_c N_c) + (the loose weights summed)}, computed the same way, is
+ * within {@code gamma_(m+q+1) W} of {@code W}. With {@code n + m + q <= 2^33},
+ * {@code gamma_k <= k u (1 + 2^-19)}, so
+ * {@code (gamma_(n-1) + gamma_(m+q+1)) W <= (n + m + q) 2^-53 W' (1 + 2^-17)}. The threshold used is
+ * {@code T = fl(fl(W' (n + m + q + 2)) 2^-50)}, at least {@code 8 (n + m + q) 2^-53 W' (1 - 2u)}: more
+ * than seven times that bound.</li>
  * <li>So {@code S'_i > T} implies {@code S_i > gamma_(n-1) W}, the contract's sum is {@code > 0}
  * and the bit is 1; {@code S'_i < -T} gives a negative contract sum, bit 0.</li>
  * <li>Any other bit (near-ties, exact ties) is decided by replaying the recorded adds onto the
@@ -53,12 +60,12 @@ import java.util.Arrays;
  * </ul>
  * The bound relies on no overflow and no underflow of products: class weights outside
  * [2<sup>-900</sup>, 2<sup>900</sup>] leave for double mode, so every product {@code fl(w_c k_ci)}
- * with {@code k_ci != 0} is a normal double, every sum stays below 2<sup>940</sup>, and {@code T}
+ * with {@code k_ci != 0} is a normal double, every sum stays below 2<sup>940</sup> (n < 2<sup>31</sup>), and {@code T}
  * is a normal double (additions are exact when their result is subnormal, so they need no guard).
  *
- * <p><b>Double mode.</b> More than {@value #MAX_CLASSES} distinct class weights (e.g. IDF
- * weights, all different), a class weight outside that range, or more than {@value #MAX_RECORDED}
- * adds since the replay base switch to the double sums of the contract: each sum starts at the
+ * <p><b>Double mode.</b> More than {@value #FREE_LOOSE} loose features that are also over a quarter
+ * of all adds (e.g. IDF weights, all different), a class weight outside that range, or more than
+ * {@value #MAX_RECORDED} adds since the replay base switch to the double sums of the contract: each sum starts at the
  * exact {@code 2 P_i - W} of exact mode, the recorded adds are replayed onto it in order, and from
  * then on the weights are added as doubles, one addition per bit in call order, exactly as the
  * contract's loop does. All modes are checked against the naive definition in the tests
@@ -70,8 +77,10 @@ public final class SimHashAccumulator {
     static final long MAX_EXACT_TOTAL = 1L << 53;
     /** Largest weight a byte-lane counter can take between two flushes. */
     static final int LANE_CAPACITY = 255;
-    /** Most distinct class weights (non-integer weight values) per document before double mode. */
+    /** Most distinct class weights (non-integer weight values) per document; further values are loose features. */
     static final int MAX_CLASSES = 32;
+    /** Loose features allowed before double mode is considered (then: when they are over a quarter of all adds). */
+    static final int FREE_LOOSE = 64;
     /** Most adds recorded for the replay (16 bytes each) before double mode. */
     static final int MAX_RECORDED = 1 << 20;
     /** Record arrays longer than this are dropped by reset(), so one huge document does not pin memory. */
@@ -123,6 +132,11 @@ public final class SimHashAccumulator {
     private int[] slotClass;
     private long lastBits = NO_BITS;
     private int lastClass;
+    /** Class mode: the +-w of the loose features (weight values found when all classes were taken), as doubles. */
+    private double[] loose;
+    private int looseCount;
+    /** The loose weights summed in doubles, in call order. */
+    private double looseTotal;
 
     /** Class mode: the contract's sums when class mode began (the exact integers 2 P_i - W). */
     private final double[] replayBase = new double[SimHash.BITS];
@@ -195,10 +209,25 @@ public final class SimHashAccumulator {
         }
         int c = classOf(weight);
         if (c < 0) {
-            switchToDoubles(); // replays this add too
+            addLoose(featureHash, weight);
             return;
         }
         addToClass(featureHash, c);
+    }
+
+    /** A class-mode weight with no class left: its +-w straight into the loose sums, unless loose features abound. */
+    private void addLoose(long featureHash, double weight) {
+        int q = ++looseCount;
+        if (q > FREE_LOOSE && q > count >>> 2) {
+            // e.g. IDF weights, all different: the double sums cost no more and need no record
+            switchToDoubles(); // replays this add too
+            return;
+        }
+        if (loose == null) {
+            loose = new double[SimHash.BITS];
+        }
+        addDouble(loose, featureHash, weight);
+        looseTotal += weight;
     }
 
     private void addToLanes(long h, int weight) {
@@ -447,7 +476,15 @@ public final class SimHashAccumulator {
                 est[i] += w * (double) (2 * co[off + i] - n); // k_ci exact: |k_ci| <= N_c < 2^31
             }
         }
-        double t = total * ((double) count + m + 2) * 0x1p-50;
+        int q = looseCount;
+        if (q > 0) {
+            double[] l = loose;
+            for (int i = 0; i < SimHash.BITS; i++) {
+                est[i] += l[i];
+            }
+            total += looseTotal;
+        }
+        double t = total * ((double) count + m + q + 2) * 0x1p-50;
         long fp = 0;
         long undecided = 0;
         for (int i = 0; i < SimHash.BITS; i++) {
@@ -513,6 +550,11 @@ public final class SimHashAccumulator {
             classes = 0;
         }
         lastBits = NO_BITS;
+        if (looseCount > 0) {
+            Arrays.fill(loose, 0);
+            looseCount = 0;
+            looseTotal = 0;
+        }
         if (recordedHashes != null && recordedHashes.length > KEPT_RECORDED) {
             recordedHashes = new long[INITIAL_RECORDED];
             recordedWeights = new double[INITIAL_RECORDED];

@@ -753,6 +753,9 @@ class SimHashAccumulatorIdentityTest {
         final List<long[]> classOnes = new ArrayList<>();
         final List<Long> classSize = new ArrayList<>();
         int firstClassAdd = -1;
+        final double[] loose = new double[64];
+        int looseCount;
+        double looseTotal;
         boolean doubles;
 
         PlainClasses(ClassBug bug) {
@@ -784,7 +787,16 @@ class SimHashAccumulatorIdentityTest {
             Integer c = classOf.get(Double.doubleToRawLongBits(w));
             if (c == null) {
                 if (classOf.size() == SimHashAccumulator.MAX_CLASSES) {
-                    doubles = true;
+                    // no class left: a loose feature, its +-w summed as doubles; many of them: the double sums
+                    looseCount++;
+                    if (looseCount > SimHashAccumulator.FREE_LOOSE && looseCount > hashes.size() / 4) {
+                        doubles = true;
+                        return;
+                    }
+                    for (int i = 0; i < 64; i++) {
+                        loose[i] += ((h >>> i) & 1) == 1 ? w : -w;
+                    }
+                    looseTotal += w;
                     return;
                 }
                 c = classOf.size();
@@ -823,8 +835,10 @@ class SimHashAccumulatorIdentityTest {
                         est += classWeight.get(c) * (double) (2 * classOnes.get(c)[i] - classSize.get(c));
                         total += classWeight.get(c) * classSize.get(c);
                     }
+                    est += loose[i];
+                    total += looseTotal;
                     int m = classWeight.size();
-                    double t = total * ((bug == ClassBug.THRESHOLD_WITHOUT_N ? 0 : hashes.size()) + m + 2) * 0x1p-50;
+                    double t = total * ((bug == ClassBug.THRESHOLD_WITHOUT_N ? 0 : hashes.size()) + m + looseCount + 2) * 0x1p-50;
                     if (est > t) {
                         one = true;
                     } else if (est < -t) {
@@ -851,6 +865,9 @@ class SimHashAccumulatorIdentityTest {
             classOnes.clear();
             classSize.clear();
             firstClassAdd = -1;
+            java.util.Arrays.fill(loose, 0);
+            looseCount = 0;
+            looseTotal = 0;
             doubles = false;
         }
     }
