@@ -1,5 +1,8 @@
 package dev.simhash.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -27,10 +30,10 @@ import java.util.Arrays;
  * <p><b>Weight-class mode.</b> The first weight that is not such an integer (e.g. {@code 1 + ln 2}
  * of log_tf), or that would take the integer total over 2<sup>53</sup>, starts it. The contract's
  * sums at that moment are exactly the integers {@code 2 P_i - W} (above); they are kept as the
- * replay base. From then on every add is also recorded (hash and weight, in order), integer weights
- * keep going to the integer counts, and every other weight value is a "class" {@code c} (looked up
- * by its bits): per class, byte lanes of unit counters (flushed into long counts) give
- * {@code P_ci}, the number of its features whose bit i is 1, and {@code N_c}, its number of
+ * replay base, and the integer counts stay as they are. From then on every add is also recorded
+ * (hash and weight, in order), and every weight value, integer or not, is a "class" {@code c} (looked
+ * up by its bits; one path for all, so a mix of 1.0 and 1 + ln 2 costs no mispredicted branches):
+ * per class, byte lanes of unit counters (flushed into int counts) give {@code P_ci}, the number of its features whose bit i is 1, and {@code N_c}, its number of
  * features. The exact real sum of bit i is then {@code S_i = I_i + sum_c w_c k_ci} with
  * {@code I_i = 2 P_i - W_int} and {@code k_ci = 2 P_ci - N_c} (integers). At most
  * {@value #MAX_CLASSES} classes are kept; a weight value found when all are taken (log_tf's rare high
@@ -89,8 +92,8 @@ public final class SimHashAccumulator {
     /** Class weights outside [MIN, MAX] go to double mode: the error bound assumes no overflow or underflow. */
     static final double MIN_CLASS_WEIGHT = 0x1p-900;
     static final double MAX_CLASS_WEIGHT = 0x1p900;
-    /** Open-addressed slots of the class lookup (load at most 1/2). */
-    private static final int SLOTS = 2 * MAX_CLASSES;
+    /** Open-addressed slots of the class lookup (load at most 1/4: a weight is nearly always in its first slot). */
+    private static final int SLOTS = 4 * MAX_CLASSES;
     private static final int SLOT_SHIFT = 64 - Integer.numberOfTrailingZeros(SLOTS);
     /** Undecided bits up to this many are replayed one by one, more in one pass over all 64 bits. */
     private static final int REPLAY_ONE_BY_ONE = 8;
@@ -105,7 +108,10 @@ public final class SimHashAccumulator {
 
     /** Double mode: the contract's per-bit sums, allocated when first needed. Only valid in double mode. */
     private double[] sums;
-    /** Exact and class mode: per bit, the total integer weight of the features whose bit is 1 (flushed part). */
+    /**
+     * Exact and class mode: per bit, the total integer weight of the features whose bit is 1 (flushed part), in lane order:
+     * bit {@code 8k + b} at {@code 8b + k} (see {@link #bitOf}), so that a lane's eight bytes land side by side.
+     */
     private final long[] ones = new long[SimHash.BITS];
     // Byte-lane counters not yet flushed into ones (lane b, byte k: bit 8k + b).
     private long lane0, lane1, lane2, lane3, lane4, lane5, lane6, lane7;
@@ -118,20 +124,21 @@ public final class SimHashAccumulator {
     // Class mode: per class c (0 <= c < classes), allocated when first needed.
     private int classes;
     private double[] classWeight;
-    private long[] classBits;
     /** N_c: features of class c. */
     private int[] classSize;
     /** Features added to class c's lanes since they were flushed (at most LANE_CAPACITY). */
     private int[] classLaneCount;
     /** Byte lanes of unit counters, 8 per class: lane b of class c at 8c + b. */
     private long[] classLanes;
-    /** P_ci at 64c + i (flushed part). */
-    private long[] classOnes;
+    /**
+     * P_ci (flushed part) in lane order: count of bit {@code 8k + b} of class c at {@code 64c + 8b + k}, so that a lane's
+     * eight bytes land side by side (the estimate loops run over this order).
+     */
+    private int[] classOnes;
     private int[] classSlot;
-    /** Lookup: class index + 1 per slot, 0 when free. */
+    /** Lookup, open addressing on the weight's bits: the bits per slot (NO_BITS when free) and their class. */
+    private long[] slotBits;
     private int[] slotClass;
-    private long lastBits = NO_BITS;
-    private int lastClass;
     /** Class mode: the +-w of the loose features (weight values found when all classes were taken), as doubles. */
     private double[] loose;
     private int looseCount;
@@ -144,6 +151,9 @@ public final class SimHashAccumulator {
     private double[] recordedWeights;
     private int recorded;
     private double[] scratch;
+    private byte[] laneBytes;
+    /** Writes a lane's eight bytes into a byte[] in little-endian order: byte k of the lane at offset + k. */
+    private static final VarHandle LANE_BYTES = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /**
      * Adds one weighted feature hash.
@@ -171,11 +181,15 @@ public final class SimHashAccumulator {
             recordedHashes[r] = featureHash;
             recordedWeights[r] = weight;
             recorded = r + 1;
+            // every weight, integer or not, is a class here: one well-predicted path whatever the mix of weights
             long bits = Double.doubleToRawLongBits(weight);
-            if (bits == lastBits) {
-                addToClass(featureHash, lastClass);
-                return;
+            int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> SLOT_SHIFT);
+            if (slotBits[slot] == bits) {
+                addToClass(featureHash, slotClass[slot]);
+            } else {
+                addNewWeight(featureHash, weight, bits);
             }
+            return;
         }
         int small = (int) weight;
         if (small == weight && small <= LANE_CAPACITY && totalWeight <= MAX_EXACT_TOTAL - LANE_CAPACITY) {
@@ -193,21 +207,24 @@ public final class SimHashAccumulator {
             return;
         }
         if (!(weight >= MIN_CLASS_WEIGHT && weight <= MAX_CLASS_WEIGHT)) {
-            // in class mode this add is recorded already, and the switch replays it
-            boolean replayed = mode == CLASSES;
             switchToDoubles();
-            if (!replayed) {
-                addDouble(featureHash, weight);
-            }
+            addDouble(featureHash, weight);
             return;
         }
-        if (mode == EXACT) {
-            startClasses();
-            recordedHashes[0] = featureHash;
-            recordedWeights[0] = weight;
-            recorded = 1;
+        startClasses();
+        recordedHashes[0] = featureHash;
+        recordedWeights[0] = weight;
+        recorded = 1;
+        addNewWeight(featureHash, weight, Double.doubleToRawLongBits(weight));
+    }
+
+    /** Class mode, a weight not found in the first slot it hashes to (this add is recorded already): its class, a new one, loose, or double mode. */
+    private void addNewWeight(long featureHash, double weight, long bits) {
+        if (!(weight >= MIN_CLASS_WEIGHT && weight <= MAX_CLASS_WEIGHT)) {
+            switchToDoubles(); // replays this add too
+            return;
         }
-        int c = classOf(weight);
+        int c = classOf(weight, bits);
         if (c < 0) {
             addLoose(featureHash, weight);
             return;
@@ -251,8 +268,8 @@ public final class SimHashAccumulator {
     private void addToCounts(long h, long weight) {
         totalWeight += weight;
         long[] o = ones;
-        for (int i = 0; i < SimHash.BITS; i++) {
-            o[i] += weight & -((h >>> i) & 1L);
+        for (int j = 0; j < SimHash.BITS; j++) {
+            o[j] += weight & -((h >>> bitOf(j)) & 1L);
         }
     }
 
@@ -261,23 +278,28 @@ public final class SimHashAccumulator {
             return;
         }
         long[] o = ones;
-        flushLane(o, 0, lane0, 0);
-        flushLane(o, 0, lane1, 1);
-        flushLane(o, 0, lane2, 2);
-        flushLane(o, 0, lane3, 3);
-        flushLane(o, 0, lane4, 4);
-        flushLane(o, 0, lane5, 5);
-        flushLane(o, 0, lane6, 6);
-        flushLane(o, 0, lane7, 7);
+        flushLane(o, 0, lane0);
+        flushLane(o, 8, lane1);
+        flushLane(o, 16, lane2);
+        flushLane(o, 24, lane3);
+        flushLane(o, 32, lane4);
+        flushLane(o, 40, lane5);
+        flushLane(o, 48, lane6);
+        flushLane(o, 56, lane7);
         lane0 = lane1 = lane2 = lane3 = lane4 = lane5 = lane6 = lane7 = 0;
         laneWeight = 0;
     }
 
-    /** Adds the eight byte counters of a lane into the long counts o[offset + 8k + b]. */
-    private static void flushLane(long[] o, int offset, long lane, int b) {
+    /** Adds the eight byte counters of lane b into the long counts o[8b + k] (offset = 8b). */
+    private static void flushLane(long[] o, int offset, long lane) {
         for (int k = 0; k < 8; k++) {
-            o[offset + 8 * k + b] += (lane >>> (8 * k)) & 0xFF;
+            o[offset + k] += (lane >>> (8 * k)) & 0xFF;
         }
+    }
+
+    /** The bit at entry j of lane order: byte k of lane b (j = 8b + k) counts bit 8k + b. */
+    private static int bitOf(int j) {
+        return ((j & 7) << 3) | (j >>> 3);
     }
 
     // ---- class mode ----
@@ -285,18 +307,19 @@ public final class SimHashAccumulator {
     /** Enters class mode: the replay base is the contract's sums so far, exactly 2 P_i - W (see exact mode). */
     private void startClasses() {
         flushLanes();
-        for (int i = 0; i < SimHash.BITS; i++) {
-            replayBase[i] = (double) (2 * ones[i] - totalWeight);
+        for (int j = 0; j < SimHash.BITS; j++) {
+            replayBase[bitOf(j)] = (double) (2 * ones[j] - totalWeight);
         }
         if (classWeight == null) {
             classWeight = new double[MAX_CLASSES];
-            classBits = new long[MAX_CLASSES];
             classSize = new int[MAX_CLASSES];
             classLaneCount = new int[MAX_CLASSES];
             classLanes = new long[8 * MAX_CLASSES];
-            classOnes = new long[SimHash.BITS * MAX_CLASSES];
+            classOnes = new int[SimHash.BITS * MAX_CLASSES];
             classSlot = new int[MAX_CLASSES];
             slotClass = new int[SLOTS];
+            slotBits = new long[SLOTS];
+            Arrays.fill(slotBits, NO_BITS);
         }
         if (recordedHashes == null) {
             recordedHashes = new long[INITIAL_RECORDED];
@@ -318,43 +341,32 @@ public final class SimHashAccumulator {
     }
 
     /** The class of a weight value (by its bits), a new one if there is room, else -1. */
-    private int classOf(double weight) {
-        long bits = Double.doubleToRawLongBits(weight);
+    private int classOf(double weight, long bits) {
         int slot = (int) ((bits * 0x9E3779B97F4A7C15L) >>> SLOT_SHIFT);
-        int[] sc = slotClass;
-        int c;
-        while ((c = sc[slot]) != 0) {
-            if (classBits[c - 1] == bits) {
-                lastBits = bits;
-                lastClass = c - 1;
-                return c - 1;
+        long[] sb = slotBits;
+        while (sb[slot] != NO_BITS) {
+            if (sb[slot] == bits) {
+                return slotClass[slot];
             }
             slot = (slot + 1) & (SLOTS - 1);
         }
         if (classes == MAX_CLASSES) {
             return -1;
         }
-        c = classes++;
-        classBits[c] = bits;
+        int c = classes++;
         classWeight[c] = weight;
         classSlot[c] = slot;
-        sc[slot] = c + 1;
-        lastBits = bits;
-        lastClass = c;
+        sb[slot] = bits;
+        slotClass[slot] = c;
         return c;
     }
 
     private void addToClass(long h, int c) {
         long[] l = classLanes;
-        int b = c << 3;
-        l[b] += h & LANE_ONES;
-        l[b + 1] += (h >>> 1) & LANE_ONES;
-        l[b + 2] += (h >>> 2) & LANE_ONES;
-        l[b + 3] += (h >>> 3) & LANE_ONES;
-        l[b + 4] += (h >>> 4) & LANE_ONES;
-        l[b + 5] += (h >>> 5) & LANE_ONES;
-        l[b + 6] += (h >>> 6) & LANE_ONES;
-        l[b + 7] += (h >>> 7) & LANE_ONES;
+        int base = c << 3;
+        for (int b = 0; b < 8; b++) {
+            l[base + b] += (h >>> b) & LANE_ONES;
+        }
         classSize[c]++;
         if (++classLaneCount[c] == LANE_CAPACITY) {
             flushClass(c);
@@ -362,13 +374,15 @@ public final class SimHashAccumulator {
     }
 
     private void flushClass(int c) {
-        if (classLaneCount[c] == 0) {
-            return;
-        }
         long[] l = classLanes;
+        int[] co = classOnes;
         int base = c << 3;
         for (int b = 0; b < 8; b++) {
-            flushLane(classOnes, c * SimHash.BITS, l[base + b], b);
+            long lane = l[base + b];
+            int off = (base + b) << 3; // 64c + 8b
+            for (int k = 0; k < 8; k++) {
+                co[off + k] += (int) ((lane >>> (8 * k)) & 0xFF);
+            }
             l[base + b] = 0;
         }
         classLaneCount[c] = 0;
@@ -382,8 +396,8 @@ public final class SimHashAccumulator {
         }
         double[] s = sums;
         if (mode == EXACT) {
-            for (int i = 0; i < SimHash.BITS; i++) {
-                s[i] = (double) (2 * ones[i] - totalWeight);
+            for (int j = 0; j < SimHash.BITS; j++) {
+                s[bitOf(j)] = (double) (2 * ones[j] - totalWeight);
             }
         } else {
             System.arraycopy(replayBase, 0, s, 0, SimHash.BITS);
@@ -434,10 +448,10 @@ public final class SimHashAccumulator {
         if (mode == EXACT) {
             flushLanes();
             long total = totalWeight;
-            for (int i = 0; i < SimHash.BITS; i++) {
-                if (2 * ones[i] > total) {
-                    fp |= 1L << i;
-                }
+            long[] o = ones;
+            for (int j = 0; j < SimHash.BITS; j++) {
+                // 2 P_i > W without a branch (a coin flip per bit): the sign of W - 2 P_i (|values| <= 2^54, no overflow)
+                fp |= ((total - 2 * o[j]) >>> 63) << bitOf(j);
             }
         } else if (mode == CLASSES) {
             fp = classFingerprint();
@@ -451,51 +465,62 @@ public final class SimHashAccumulator {
         return fp;
     }
 
-    /** Class mode: the sign of each S'_i where it is clear of the error bound T, else of the replayed contract sum. */
+    /**
+     * Class mode: the sign of each S'_i where it is clear of the error bound T, else of the replayed contract sum. The
+     * estimate is kept in lane order (entry {@code 8b + k} is bit {@code 8k + b}), the order of the class counts.
+     */
     private long classFingerprint() {
-        flushLanes();
         if (scratch == null) {
             scratch = new double[SimHash.BITS];
+            laneBytes = new byte[SimHash.BITS];
         }
         double[] est = scratch;
         long[] o = ones;
         long wInt = totalWeight;
-        for (int i = 0; i < SimHash.BITS; i++) {
-            est[i] = (double) (2 * o[i] - wInt); // exact: |2 P_i - W_int| <= W_int <= 2^53
+        byte[] lb = laneBytes;
+        // the integer part is the exact prefix before class mode (its lanes were flushed when class mode began)
+        for (int j = 0; j < SimHash.BITS; j++) {
+            est[j] = (double) (2 * o[j] - wInt); // exact: |2 P_i - W_int| <= W_int <= 2^53
         }
         double total = (double) wInt; // exact
         int m = classes;
-        long[] co = classOnes;
+        int[] co = classOnes;
+        long[] l = classLanes;
         for (int c = 0; c < m; c++) {
-            flushClass(c);
             double w = classWeight[c];
             int n = classSize[c];
             total += w * n;
+            // the lanes not yet flushed, byte k of lane b at 8b + k: P_ci = co + that byte, no flush needed
+            for (int b = 0; b < 8; b++) {
+                LANE_BYTES.set(lb, 8 * b, l[(c << 3) + b]);
+            }
             int off = c * SimHash.BITS;
-            for (int i = 0; i < SimHash.BITS; i++) {
-                est[i] += w * (double) (2 * co[off + i] - n); // k_ci exact: |k_ci| <= N_c < 2^31
+            for (int j = 0; j < SimHash.BITS; j++) {
+                int p = co[off + j] + (lb[j] & 0xFF);
+                est[j] += w * (double) (2 * p - n); // k_ci exact: |2 P_ci - N_c| <= N_c < 2^31
             }
         }
         int q = looseCount;
         if (q > 0) {
-            double[] l = loose;
-            for (int i = 0; i < SimHash.BITS; i++) {
-                est[i] += l[i];
+            double[] lo = loose;
+            for (int j = 0; j < SimHash.BITS; j++) {
+                est[j] += lo[bitOf(j)];
             }
             total += looseTotal;
         }
         double t = total * ((double) count + m + q + 2) * 0x1p-50;
-        long fp = 0;
-        long undecided = 0;
-        for (int i = 0; i < SimHash.BITS; i++) {
-            double s = est[i];
-            if (s > t) {
-                fp |= 1L << i;
-            } else if (!(s < -t)) {
-                undecided |= 1L << i;
-            }
+        long over = 0;
+        long under = 0;
+        for (int j = 0; j < SimHash.BITS; j++) {
+            double e = est[j];
+            int i = bitOf(j);
+            // e > t and e < -t without branches: the sign bits of t - e and e + t. Both are exact in sign: a difference
+            // of doubles rounds to 0 only when it is exactly 0 (then +0.0, not negative), never when it is not.
+            over |= (Double.doubleToRawLongBits(t - e) >>> 63) << i;
+            under |= (Double.doubleToRawLongBits(e + t) >>> 63) << i;
         }
-        return undecided == 0 ? fp : fp | replay(undecided);
+        long undecided = ~(over | under);
+        return undecided == 0 ? over : over | replay(undecided);
     }
 
     /** The bits among {@code which} whose contract sum, replayed from the record in call order, is > 0. */
@@ -541,7 +566,7 @@ public final class SimHashAccumulator {
         int m = classes;
         if (m > 0) {
             for (int c = 0; c < m; c++) {
-                slotClass[classSlot[c]] = 0;
+                slotBits[classSlot[c]] = NO_BITS;
             }
             Arrays.fill(classSize, 0, m, 0);
             Arrays.fill(classLaneCount, 0, m, 0);
@@ -549,7 +574,6 @@ public final class SimHashAccumulator {
             Arrays.fill(classOnes, 0, SimHash.BITS * m, 0);
             classes = 0;
         }
-        lastBits = NO_BITS;
         if (looseCount > 0) {
             Arrays.fill(loose, 0);
             looseCount = 0;
