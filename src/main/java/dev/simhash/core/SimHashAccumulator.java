@@ -66,7 +66,7 @@ import java.util.Arrays;
  * with {@code k_ci != 0} is a normal double, every sum stays below 2<sup>940</sup> (n < 2<sup>31</sup>), and {@code T}
  * is a normal double (additions are exact when their result is subnormal, so they need no guard).
  *
- * <p><b>Double mode.</b> More than {@value #FREE_LOOSE} loose features that are also over a quarter
+ * <p><b>Double mode.</b> More than {@value #FREE_LOOSE} loose features that are also over an eighth
  * of all adds (e.g. IDF weights, all different), a class weight outside that range, or more than
  * {@value #MAX_RECORDED} adds since the replay base switch to the double sums of the contract: each sum starts at the
  * exact {@code 2 P_i - W} of exact mode, the recorded adds are replayed onto it in order, and from
@@ -80,10 +80,10 @@ public final class SimHashAccumulator {
     static final long MAX_EXACT_TOTAL = 1L << 53;
     /** Largest weight a byte-lane counter can take between two flushes. */
     static final int LANE_CAPACITY = 255;
-    /** Most distinct class weights (non-integer weight values) per document; further values are loose features. */
+    /** Most distinct weight values (classes) per document in class mode; further values are loose features. */
     static final int MAX_CLASSES = 32;
-    /** Loose features allowed before double mode is considered (then: when they are over a quarter of all adds). */
-    static final int FREE_LOOSE = 64;
+    /** Loose features allowed before double mode is considered (then: when they are over an eighth of all adds). */
+    static final int FREE_LOOSE = 16;
     /** Most adds recorded for the replay (16 bytes each) before double mode. */
     static final int MAX_RECORDED = 1 << 20;
     /** Record arrays longer than this are dropped by reset(), so one huge document does not pin memory. */
@@ -135,6 +135,8 @@ public final class SimHashAccumulator {
      * eight bytes land side by side (the estimate loops run over this order).
      */
     private int[] classOnes;
+    /** Classes whose counts in classOnes may be non-zero (bit c for class c; MAX_CLASSES <= 64). */
+    private long flushed;
     private int[] classSlot;
     /** Lookup, open addressing on the weight's bits: the bits per slot (NO_BITS when free) and their class. */
     private long[] slotBits;
@@ -235,7 +237,7 @@ public final class SimHashAccumulator {
     /** A class-mode weight with no class left: its +-w straight into the loose sums, unless loose features abound. */
     private void addLoose(long featureHash, double weight) {
         int q = ++looseCount;
-        if (q > FREE_LOOSE && q > count >>> 2) {
+        if (q > FREE_LOOSE && q > count >>> 3) {
             // e.g. IDF weights, all different: the double sums cost no more and need no record
             switchToDoubles(); // replays this add too
             return;
@@ -386,6 +388,7 @@ public final class SimHashAccumulator {
             l[base + b] = 0;
         }
         classLaneCount[c] = 0;
+        flushed |= 1L << c;
     }
 
     /** Leaves exact or class mode for the contract's double sums (in class mode: the replay base plus the record). */
@@ -494,10 +497,16 @@ public final class SimHashAccumulator {
             for (int b = 0; b < 8; b++) {
                 LANE_BYTES.set(lb, 8 * b, l[(c << 3) + b]);
             }
-            int off = c * SimHash.BITS;
-            for (int j = 0; j < SimHash.BITS; j++) {
-                int p = co[off + j] + (lb[j] & 0xFF);
-                est[j] += w * (double) (2 * p - n); // k_ci exact: |2 P_ci - N_c| <= N_c < 2^31
+            if ((flushed & (1L << c)) == 0) {
+                // never flushed (fewer than 255 features): P_ci is that byte alone
+                for (int j = 0; j < SimHash.BITS; j++) {
+                    est[j] += w * (double) (2 * (lb[j] & 0xFF) - n); // k_ci exact: |2 P_ci - N_c| <= N_c < 2^31
+                }
+            } else {
+                int off = c * SimHash.BITS;
+                for (int j = 0; j < SimHash.BITS; j++) {
+                    est[j] += w * (double) (2 * (co[off + j] + (lb[j] & 0xFF)) - n);
+                }
             }
         }
         int q = looseCount;
@@ -571,7 +580,12 @@ public final class SimHashAccumulator {
             Arrays.fill(classSize, 0, m, 0);
             Arrays.fill(classLaneCount, 0, m, 0);
             Arrays.fill(classLanes, 0, 8 * m, 0);
-            Arrays.fill(classOnes, 0, SimHash.BITS * m, 0);
+            // only classes whose lanes were ever flushed have counts to clear (fewer than 255 features: none)
+            for (long f = flushed; f != 0; f &= f - 1) {
+                int c = Long.numberOfTrailingZeros(f);
+                Arrays.fill(classOnes, c * SimHash.BITS, (c + 1) * SimHash.BITS, 0);
+            }
+            flushed = 0;
             classes = 0;
         }
         if (looseCount > 0) {

@@ -770,7 +770,8 @@ class SimHashAccumulatorIdentityTest {
                 return;
             }
             long lw = (long) w;
-            if (lw == w && lw <= TWO_53 - integerTotal) {
+            if (firstClassAdd < 0 && lw == w && lw <= TWO_53 - integerTotal) {
+                // the exact integer prefix; once a class exists, every weight (integers too) is a class
                 for (int i = 0; i < 64; i++) {
                     ones[i] += ((h >>> i) & 1) * lw;
                 }
@@ -789,7 +790,7 @@ class SimHashAccumulatorIdentityTest {
                 if (classOf.size() == SimHashAccumulator.MAX_CLASSES) {
                     // no class left: a loose feature, its +-w summed as doubles; many of them: the double sums
                     looseCount++;
-                    if (looseCount > SimHashAccumulator.FREE_LOOSE && looseCount > hashes.size() / 4) {
+                    if (looseCount > SimHashAccumulator.FREE_LOOSE && looseCount > hashes.size() / 8) {
                         doubles = true;
                         return;
                     }
