@@ -66,8 +66,9 @@ import java.util.Arrays;
  * with {@code k_ci != 0} is a normal double, every sum stays below 2<sup>940</sup> (n < 2<sup>31</sup>), and {@code T}
  * is a normal double (additions are exact when their result is subnormal, so they need no guard).
  *
- * <p><b>Double mode.</b> More than {@value #FREE_LOOSE} loose features that are also over an eighth
- * of all adds (e.g. IDF weights, all different), a class weight outside that range, or more than
+ * <p><b>Double mode.</b> A loose feature among the first {@code 4 * MAX_CLASSES} adds, or more than
+ * {@value #FREE_LOOSE} loose features that are also over an eighth of all adds (e.g. IDF weights, all
+ * different), a class weight outside that range, or more than
  * {@value #MAX_RECORDED} adds since the replay base switch to the double sums of the contract: each sum starts at the
  * exact {@code 2 P_i - W} of exact mode, the recorded adds are replayed onto it in order, and from
  * then on the weights are added as doubles, one addition per bit in call order, exactly as the
@@ -237,8 +238,9 @@ public final class SimHashAccumulator {
     /** A class-mode weight with no class left: its +-w straight into the loose sums, unless loose features abound. */
     private void addLoose(long featureHash, double weight) {
         int q = ++looseCount;
-        if (q > FREE_LOOSE && q > count >>> 3) {
-            // e.g. IDF weights, all different: the double sums cost no more and need no record
+        if (count <= 4 * MAX_CLASSES || q > FREE_LOOSE && q > count >>> 3) {
+            // e.g. IDF weights, all different (all classes taken within the first 128 adds, or loose features
+            // abound): the double sums cost no more and need no record
             switchToDoubles(); // replays this add too
             return;
         }

@@ -790,7 +790,8 @@ class SimHashAccumulatorIdentityTest {
                 if (classOf.size() == SimHashAccumulator.MAX_CLASSES) {
                     // no class left: a loose feature, its +-w summed as doubles; many of them: the double sums
                     looseCount++;
-                    if (looseCount > SimHashAccumulator.FREE_LOOSE && looseCount > hashes.size() / 8) {
+                    if (hashes.size() <= 4 * SimHashAccumulator.MAX_CLASSES
+                        || looseCount > SimHashAccumulator.FREE_LOOSE && looseCount > hashes.size() / 8) {
                         doubles = true;
                         return;
                     }
