@@ -15,12 +15,18 @@ import org.elasticsearch.cluster.AckedClusterStateUpdateTask;
 import org.elasticsearch.cluster.ClusterState;
 import org.elasticsearch.cluster.block.ClusterBlockException;
 import org.elasticsearch.cluster.block.ClusterBlockLevel;
+import org.elasticsearch.cluster.metadata.ComponentTemplate;
+import org.elasticsearch.cluster.metadata.ComposableIndexTemplate;
 import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.cluster.metadata.IndexTemplateMetadata;
 import org.elasticsearch.cluster.metadata.MappingMetadata;
+import org.elasticsearch.cluster.metadata.Template;
 import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.compress.CompressedXContent;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
+import org.elasticsearch.common.xcontent.XContentHelper;
 import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.tasks.Task;
@@ -31,10 +37,12 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * {@code DELETE _simhash/weights/<name>}, on the master: 404 for a table that does not exist, 409 naming the pipelines and
- * index fields that use it (their fingerprints would fail without it); otherwise the table leaves the cluster state.
+ * {@code DELETE _simhash/weights/<name>}, on the master: 404 for a table that does not exist, 409 naming the pipelines,
+ * index fields and index templates (composable, component, legacy) that use it (their fingerprints, or the indices created
+ * from them, would fail without it); otherwise the table leaves the cluster state.
  */
 public final class DeleteWeightsAction {
 
@@ -79,7 +87,11 @@ public final class DeleteWeightsAction {
         return new ResourceNotFoundException("feature-weight table [" + name + "] not found");
     }
 
-    /** The pipelines and index fields that use the table, e.g. {@code pipeline [p]}, {@code index [i] field [body.simhash]}. */
+    /**
+     * The pipelines, index fields and index templates' fields that use the table, e.g. {@code pipeline [p]},
+     * {@code index [i] field [body.simhash]}, {@code index template [t] field [body.simhash]},
+     * {@code component template [c] dynamic template [d]}, {@code legacy template [l] field [f]}.
+     */
     static List<String> users(CompatProjectCustom.Access access, ClusterState state, String name) {
         List<String> users = new ArrayList<>();
         for (Map.Entry<String, Map<String, Object>> p : access.pipelines(state).entrySet()) {
@@ -90,12 +102,50 @@ public final class DeleteWeightsAction {
         for (IndexMetadata index : access.indices(state)) {
             MappingMetadata mapping = index.mapping();
             if (mapping != null) {
-                for (String field : WeightsUsage.inMapping(mapping.sourceAsMap(), name)) {
-                    users.add("index [" + index.getIndex().getName() + "] field [" + field + "]");
-                }
+                addMappingUsers(users, "index [" + index.getIndex().getName() + "]", mapping.sourceAsMap(), name);
             }
         }
+        users.addAll(templateUsers(access.composableTemplates(state), access.componentTemplates(state), access.legacyTemplates(state),
+            name));
         return users;
+    }
+
+    /**
+     * The fields and dynamic templates of composable index templates, component templates and legacy templates whose
+     * mappings use the table: an index created from them would fail (each template is named by its own kind and name,
+     * sorted, so the answer is stable).
+     */
+    static List<String> templateUsers(Map<String, ComposableIndexTemplate> composable, Map<String, ComponentTemplate> components,
+                                      Map<String, IndexTemplateMetadata> legacy, String name) {
+        List<String> users = new ArrayList<>();
+        for (Map.Entry<String, ComposableIndexTemplate> t : new TreeMap<>(composable).entrySet()) {
+            Template template = t.getValue().template();
+            addTemplateUsers(users, "index template [" + t.getKey() + "]", template == null ? null : template.mappings(), name);
+        }
+        for (Map.Entry<String, ComponentTemplate> t : new TreeMap<>(components).entrySet()) {
+            Template template = t.getValue().template();
+            addTemplateUsers(users, "component template [" + t.getKey() + "]", template == null ? null : template.mappings(), name);
+        }
+        for (Map.Entry<String, IndexTemplateMetadata> t : new TreeMap<>(legacy).entrySet()) {
+            addTemplateUsers(users, "legacy template [" + t.getKey() + "]", t.getValue().mappings(), name);
+        }
+        return users;
+    }
+
+    private static void addTemplateUsers(List<String> users, String owner, CompressedXContent mappings, String name) {
+        if (mappings != null) {
+            addMappingUsers(users, owner, WeightsUsage.unwrapType(XContentHelper.convertToMap(mappings.compressedReference(), true).v2()),
+                name);
+        }
+    }
+
+    private static void addMappingUsers(List<String> users, String owner, Map<String, ?> mapping, String name) {
+        for (String field : WeightsUsage.inMapping(mapping, name)) {
+            users.add(owner + " field [" + field + "]");
+        }
+        for (String dynamic : WeightsUsage.inDynamicTemplates(mapping, name)) {
+            users.add(owner + " dynamic template [" + dynamic + "]");
+        }
     }
 
     /** Runs on the master. */

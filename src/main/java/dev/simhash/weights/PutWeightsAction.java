@@ -29,7 +29,7 @@ import static org.elasticsearch.action.ValidateActions.addValidationError;
 /**
  * {@code PUT _simhash/weights/<name>}: a new, immutable feature-weight table, either uploaded ({@code features},
  * {@code default_weight}) or computed as IDF from a sample of an index's text field ({@code index}, {@code field},
- * {@code sample_size}, {@code min_df}, {@code max_features}), always for one fingerprint {@code version}. Computing runs as
+ * {@code sample_size}, {@code seed}, {@code min_df}, {@code max_features}), always for one fingerprint {@code version}. Computing runs as
  * a cancellable task with a progress status. Under {@code cluster:admin} (the {@code manage} privilege); reading the sample
  * also needs {@code read} on the index.
  */
@@ -41,6 +41,8 @@ public final class PutWeightsAction {
     public static final int DEFAULT_SAMPLE_SIZE = 10_000;
     public static final int MAX_SAMPLE_SIZE = 1_000_000;
     public static final int DEFAULT_MIN_DF = 2;
+    /** The seed of the random sample when none is given: the same index gives the same sample, and the same table. */
+    public static final int DEFAULT_SEED = 0;
 
     private PutWeightsAction() {}
 
@@ -56,6 +58,7 @@ public final class PutWeightsAction {
         Integer maxFeatures;
         String analyzer;
         Integer shingleSize;
+        Integer seed;
     }
 
     private static final ObjectParser<Body, Void> PARSER = new ObjectParser<>("simhash_weights", false, Body::new);
@@ -71,6 +74,7 @@ public final class PutWeightsAction {
         PARSER.declareInt((b, v) -> b.maxFeatures = v, new ParseField("max_features"));
         PARSER.declareString((b, v) -> b.analyzer = v, new ParseField("analyzer"));
         PARSER.declareInt((b, v) -> b.shingleSize = v, new ParseField("shingle_size"));
+        PARSER.declareInt((b, v) -> b.seed = v, new ParseField("seed"));
     }
 
     /** {@code features}: an object of feature -> number; stops at {@link WeightsTable#MAX_FEATURES} + 1 entries. */
@@ -118,6 +122,7 @@ public final class PutWeightsAction {
         private final int maxFeatures;
         private final String analyzer;
         private final int shingleSize;
+        private final int seed;
         private boolean shouldStoreResult;
 
         Request(String name, Body b) {
@@ -132,6 +137,7 @@ public final class PutWeightsAction {
             this.maxFeatures = b.maxFeatures == null ? WeightsTable.MAX_FEATURES : b.maxFeatures;
             this.analyzer = b.analyzer;
             this.shingleSize = b.shingleSize == null ? 1 : b.shingleSize;
+            this.seed = b.seed == null ? DEFAULT_SEED : b.seed;
             // computing and uploading take different options: say which does not belong
             if (b.features != null && b.index != null) {
                 throw new IllegalArgumentException("[features] and [index] exclude each other: upload a table or compute one from an index");
@@ -139,7 +145,7 @@ public final class PutWeightsAction {
             if (b.features != null) {
                 for (String computeOnly : new String[] {b.field == null ? null : "field", b.sampleSize == null ? null : "sample_size",
                     b.minDf == null ? null : "min_df", b.maxFeatures == null ? null : "max_features",
-                    b.analyzer == null ? null : "analyzer", b.shingleSize == null ? null : "shingle_size"}) {
+                    b.analyzer == null ? null : "analyzer", b.shingleSize == null ? null : "shingle_size", b.seed == null ? null : "seed"}) {
                     if (computeOnly != null) {
                         throw new IllegalArgumentException("[" + computeOnly + "] only applies when computing a table from an [index]");
                     }
@@ -179,6 +185,7 @@ public final class PutWeightsAction {
             maxFeatures = in.readVInt();
             analyzer = in.readOptionalString();
             shingleSize = in.readVInt();
+            seed = in.readInt();
             shouldStoreResult = in.readBoolean();
         }
 
@@ -203,6 +210,7 @@ public final class PutWeightsAction {
             out.writeVInt(maxFeatures);
             out.writeOptionalString(analyzer);
             out.writeVInt(shingleSize);
+            out.writeInt(seed);
             out.writeBoolean(shouldStoreResult);
         }
 
@@ -278,6 +286,10 @@ public final class PutWeightsAction {
             return maxFeatures;
         }
 
+        int seed() {
+            return seed;
+        }
+
         /** The fingerprint spec whose features the table is computed from. */
         FingerprintSpec spec() {
             Map<String, Object> raw = new HashMap<>();
@@ -309,7 +321,7 @@ public final class PutWeightsAction {
         @Override
         public String getDescription() {
             return "simhash weights [" + name + "] " + (index == null ? "upload" : "from index[" + index + "], field[" + field
-                + "], sample_size[" + sampleSize + "]");
+                + "], sample_size[" + sampleSize + "], seed[" + seed + "]");
         }
     }
 

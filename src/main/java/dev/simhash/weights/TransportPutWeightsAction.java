@@ -3,6 +3,7 @@ package dev.simhash.weights;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.TextFingerprinter;
+import dev.simhash.compat.lucene.CompatHits;
 
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.search.ClosePointInTimeRequest;
@@ -21,9 +22,13 @@ import org.elasticsearch.client.internal.ParentTaskAssigningClient;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.bytes.BytesReference;
+import org.elasticsearch.common.lucene.search.function.CombineFunction;
 import org.elasticsearch.common.xcontent.support.XContentMapValues;
+import org.elasticsearch.core.CheckedConsumer;
 import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.index.query.QueryBuilder;
 import org.elasticsearch.index.query.QueryBuilders;
+import org.elasticsearch.index.query.functionscore.ScoreFunctionBuilders;
 import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.PointInTimeBuilder;
@@ -35,18 +40,24 @@ import org.elasticsearch.threadpool.ThreadPool;
 import org.elasticsearch.transport.TransportService;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Makes a table: an upload is checked and stored; a computation reads up to {@code sample_size} documents of the index (in
- * index order, through a point in time, page by page, as child requests of the task with the caller's privileges), counts
+ * Makes a table: an upload is checked and stored; a computation reads {@code sample_size} documents of the index (all of them
+ * when it has no more; otherwise a seeded uniform random sample, {@link WeightsSampling}), through a point in time, page by
+ * page, as child requests of the task with the caller's privileges, counts
  * each document's distinct features as the fingerprint makes them ({@link FeatureBag#features()}), turns the counts into
  * IDF factors ({@link DocumentFrequencies}) and stores the table ({@link StoreWeightsAction}, on the master).
  */
 public final class TransportPutWeightsAction extends HandledTransportAction<PutWeightsAction.Request, PutWeightsAction.Response> {
 
     static final int PAGE_SIZE = 1_000;
+    /** Documents per page of the first sampling pass, which reads only their scores. */
+    static final int SCORE_PAGE_SIZE = 5_000;
+    /** Sequence numbers are unique among a shard's live documents; the function salts them with the index and shard. */
+    static final String RANDOM_FIELD = "_seq_no";
     static final TimeValue KEEP_ALIVE = TimeValue.timeValueMinutes(1);
 
     private final NodeClient client;
@@ -101,7 +112,10 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
             listener.delegateFailureAndWrap((l, r) -> l.onResponse(new PutWeightsAction.Response(table))));
     }
 
-    /** One computation: open a point in time, read pages until the sample is full or the index ends, close, store. */
+    /**
+     * One computation: open a point in time, count the matching documents, draw the sample's score threshold when there are
+     * more than the sample size, read the sample's pages, close, store.
+     */
     private final class Job {
         private final PutWeightsAction.PutWeightsTask task;
         private final Client child;
@@ -110,6 +124,14 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
         private final ActionListener<PutWeightsAction.Response> listener;
         private final DocumentFrequencies df = new DocumentFrequencies(DocumentFrequencies.DEFAULT_MAX_TRACKED);
         private BytesReference pitId;
+        /** The documents the sample is read from: those with a value, or those of them scoring at least the threshold. */
+        private QueryBuilder sampleQuery;
+        private long matching;
+        private boolean random;
+        /** The first sampling pass: its keep probability and the scores of the documents it kept so far. */
+        private double passProbability;
+        private float[] scores = new float[0];
+        private int scoreCount;
 
         Job(PutWeightsAction.PutWeightsTask task, Client child, PutWeightsAction.Request request, TextFingerprinter fingerprinter,
             ActionListener<PutWeightsAction.Response> listener) {
@@ -124,49 +146,126 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
             child.execute(TransportOpenPointInTimeAction.TYPE, new OpenPointInTimeRequest(request.index()).keepAlive(KEEP_ALIVE),
                 ActionListener.wrap((OpenPointInTimeResponse r) -> {
                     pitId = r.getPointInTimeId();
-                    page(null);
+                    count();
                 }, listener::onFailure));
         }
 
-        private void page(Object[] searchAfter) {
+        private SearchSourceBuilder pitSource(QueryBuilder query, int size) {
+            return new SearchSourceBuilder().query(query).size(size).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
+                .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(KEEP_ALIVE));
+        }
+
+        private void search(SearchSourceBuilder source, CheckedConsumer<SearchResponse, Exception> onResponse) {
+            child.execute(TransportSearchAction.TYPE, new SearchRequest().source(source).allowPartialSearchResults(false),
+                ActionListener.wrap(r -> {
+                    try {
+                        if (r.pointInTimeId() != null) {
+                            pitId = r.pointInTimeId();
+                        }
+                        onResponse.accept(r);
+                    } catch (Exception e) {
+                        fail(e);
+                    }
+                }, this::fail));
+        }
+
+        private boolean cancelled() {
             if (task.isCancelled()) {
                 fail(new TaskCancelledException("cancelled: " + task.getReasonCancelled()));
+                return true;
+            }
+            return false;
+        }
+
+        /** How many documents have a value: no more than the sample size, and all of them are the sample. */
+        private void count() {
+            task.phase("count");
+            search(pitSource(QueryBuilders.existsQuery(request.field()), 0).trackTotalHits(true), r -> {
+                matching = r.getHits().getTotalHits() == null ? 0 : CompatHits.value(r.getHits().getTotalHits());
+                if (matching <= request.sampleSize()) {
+                    sampleQuery = QueryBuilders.existsQuery(request.field());
+                    task.phase("read");
+                    page(null);
+                } else {
+                    random = true;
+                    passProbability = WeightsSampling.passProbability(matching, request.sampleSize());
+                    task.phase("select");
+                    scorePage(null);
+                }
+            });
+        }
+
+        /** The matching documents with a seeded random score in [0, 1), those scoring below {@code minScore} left out. */
+        private QueryBuilder randomQuery(float minScore) {
+            return QueryBuilders.functionScoreQuery(QueryBuilders.existsQuery(request.field()),
+                    ScoreFunctionBuilders.randomFunction().seed(request.seed()).setField(RANDOM_FIELD))
+                .boostMode(CombineFunction.REPLACE).setMinScore(minScore);
+        }
+
+        /** The first sampling pass: the scores of the documents it keeps, in index order. */
+        private void scorePage(Object[] searchAfter) {
+            if (cancelled()) {
                 return;
             }
-            int size = (int) Math.min(PAGE_SIZE, request.sampleSize() - df.documents());
-            SearchSourceBuilder source = new SearchSourceBuilder().query(QueryBuilders.existsQuery(request.field())).size(size)
-                .fetchSource(new String[] {request.field()}, null).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
-                .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(KEEP_ALIVE));
+            SearchSourceBuilder source = pitSource(randomQuery(WeightsSampling.minScore(passProbability)), SCORE_PAGE_SIZE)
+                .fetchSource(false).trackScores(true);
             if (searchAfter != null) {
                 source.searchAfter(searchAfter);
             }
-            child.execute(TransportSearchAction.TYPE, new SearchRequest().source(source).allowPartialSearchResults(false),
-                ActionListener.wrap(this::onPage, this::fail));
+            search(source, r -> {
+                SearchHit[] hits = r.getHits().getHits();
+                if (scoreCount + hits.length > scores.length) {
+                    scores = Arrays.copyOf(scores, Math.max(scores.length * 2, scoreCount + hits.length));
+                }
+                for (SearchHit hit : hits) {
+                    scores[scoreCount++] = hit.getScore();
+                }
+                if (hits.length > 0) {
+                    scorePage(hits[hits.length - 1].getSortValues());
+                } else if (scoreCount < request.sampleSize() && passProbability < 1) {
+                    // too few kept (rare): again, keeping more
+                    passProbability = WeightsSampling.retry(passProbability);
+                    scoreCount = 0;
+                    scorePage(null);
+                } else {
+                    float threshold = WeightsSampling.threshold(scores, scoreCount, request.sampleSize());
+                    scores = null;
+                    sampleQuery = randomQuery(threshold);
+                    task.phase("read");
+                    page(null);
+                }
+            });
+        }
+
+        /** The sample's documents, in index order, until the sample is full or they end. */
+        private void page(Object[] searchAfter) {
+            if (cancelled()) {
+                return;
+            }
+            int size = (int) Math.min(PAGE_SIZE, request.sampleSize() - df.documents());
+            SearchSourceBuilder source = pitSource(sampleQuery, size).fetchSource(new String[] {request.field()}, null);
+            if (searchAfter != null) {
+                source.searchAfter(searchAfter);
+            }
+            search(source, this::onPage);
         }
 
         private void onPage(SearchResponse r) {
-            try {
-                if (r.pointInTimeId() != null) {
-                    pitId = r.pointInTimeId();
+            SearchHit[] hits = r.getHits().getHits();
+            FeatureBag bag = fingerprinter.newBag();
+            for (SearchHit hit : hits) {
+                bag.reset();
+                for (String text : texts(hit.getSourceAsMap())) {
+                    fingerprinter.addText(text, bag);
                 }
-                SearchHit[] hits = r.getHits().getHits();
-                FeatureBag bag = fingerprinter.newBag();
-                for (SearchHit hit : hits) {
-                    bag.reset();
-                    for (String text : texts(hit.getSourceAsMap())) {
-                        fingerprinter.addText(text, bag);
-                    }
-                    df.addDocument(bag.features());
-                    task.docsRead.incrementAndGet();
-                }
-                task.featuresCounted = df.distinctFeatures();
-                if (hits.length == 0 || df.documents() >= request.sampleSize()) {
-                    finish();
-                } else {
-                    page(hits[hits.length - 1].getSortValues());
-                }
-            } catch (Exception e) {
-                fail(e);
+                df.addDocument(bag.features());
+                task.docsRead.incrementAndGet();
+            }
+            task.featuresCounted = df.distinctFeatures();
+            if (hits.length == 0 || df.documents() >= request.sampleSize()) {
+                finish();
+            } else {
+                page(hits[hits.length - 1].getSortValues());
             }
         }
 
@@ -196,7 +295,9 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
                 table = new WeightsTable(request.name(), request.version(), df.idf(request.minDf(), request.maxFeatures()),
                     df.defaultWeight(request.minDf()),
                     PutWeightsAction.source("type", "computed", "index", request.index(), "field", request.field(),
-                        "documents", df.documents(), "sample_size", request.sampleSize(), "min_df", request.minDf(),
+                        "documents", df.documents(), "sample_size", request.sampleSize(),
+                        "sampling", random ? "random" : "all", "matching", matching, "seed", random ? request.seed() : null,
+                        "min_df", request.minDf(),
                         "max_features", request.maxFeatures(), "idf", "ln(1 + documents / df)",
                         "analyzer", spec.version() == FingerprintSpec.Version.V1 ? spec.analyzer() : null,
                         "shingle_size", spec.version() == FingerprintSpec.Version.V1 ? spec.options().shingleSize() : null,

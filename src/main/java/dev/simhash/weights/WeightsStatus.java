@@ -8,7 +8,8 @@ import org.elasticsearch.xcontent.XContentBuilder;
 import java.io.IOException;
 
 /**
- * Progress of {@code PUT _simhash/weights/<name>} as {@code _tasks} shows it: the phase ({@code read} the sample,
+ * Progress of {@code PUT _simhash/weights/<name>} as {@code _tasks} shows it: the phase ({@code count} the documents,
+ * {@code select} the random sample's scores, {@code read} the sample,
  * {@code store} the table), documents read of the sample size, distinct features counted so far.
  */
 public record WeightsStatus(String phase, long docsRead, long sampleSize, int featuresCounted) implements Task.Status {

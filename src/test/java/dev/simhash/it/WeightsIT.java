@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Feature-weight tables on a dedicated single node with security: a table computed from an index (and one computed in the
  * background), used by a pipeline, a {@code simhash} field and a {@code text} query; the node restarted (SIGKILL): the table
  * and every fingerprint are unchanged and the pipeline and field still fingerprint with it; errors: bad names, malformed
- * uploads, missing tables, other versions, a table in use; a user without {@code manage} cannot create tables.
+ * uploads, missing tables, other versions, a table in use (by pipelines, indices and index templates of every kind); a user
+ * without {@code manage} cannot create tables.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WeightsIT {
@@ -110,6 +111,7 @@ class WeightsIT {
         double defaultWeight = ((Number) meta.get("default_weight")).doubleValue();
         assertEquals(Math.log(11), defaultWeight, 1e-12);
         assertEquals(10, ((Number) ((Map<?, ?>) meta.get("source")).get("documents")).intValue());
+        assertEquals("all", ((Map<?, ?>) meta.get("source")).get("sampling"), "no more documents than the sample size: all of them");
         assertEquals(f.size(), ((Number) meta.get("feature_count")).intValue());
         assertTrue(!meta.containsKey("features"), "features only on request");
         assertEquals(2, ((Map<?, ?>) admin.ok("GET", "/_simhash/weights/news-idf?size=2", null).json().get("features")).size());
@@ -187,6 +189,91 @@ class WeightsIT {
         admin.ok("DELETE", "/_simhash/weights/news-idf", null);
         assertEquals(404, admin.get("/_simhash/weights/news-idf").status());
         admin.ok("DELETE", "/_simhash/weights/news-idf-bg", null);
+    }
+
+    /**
+     * 300 documents in one shard, in index order 60 with "early" then 240 with "late": the first 50 documents (the old
+     * sample) have no "late"; a uniform sample of 50 has about 40 of them, and the same seed draws the same sample again.
+     */
+    @Test
+    void aComputedTableSamplesTheWholeIndexAtRandom() {
+        StringBuilder nd = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            nd.append(toJson(Map.of("index", Map.of("_id", "s" + i)))).append('\n')
+                .append(toJson(Map.of("body", (i < 60 ? "early" : "late") + " w" + i))).append('\n');
+        }
+        admin.ok("PUT", "/sampled", "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0}}");
+        assertEquals(200, admin.bulk("/sampled/_bulk?refresh=true", nd.toString()).status());
+
+        admin.ok("PUT", "/_simhash/weights/sampled-idf", "{\"index\": \"sampled\", \"field\": \"body\", \"version\": \"v2\", "
+            + "\"sample_size\": 50}");
+        Map<String, Double> f = features("sampled-idf");
+        assertTrue(f.containsKey("late"), "features of later documents: " + f.keySet());
+        Map<?, ?> source = (Map<?, ?>) admin.ok("GET", "/_simhash/weights/sampled-idf", null).json().get("source");
+        assertEquals(50, ((Number) source.get("documents")).intValue(), source.toString());
+        assertEquals(300, ((Number) source.get("matching")).intValue(), source.toString());
+        assertEquals("random", source.get("sampling"), source.toString());
+        assertEquals(0, ((Number) source.get("seed")).intValue(), "the default seed: " + source);
+        // "late" is in about 4/5 of the sample, "early" in about 1/5: "late" weighs less
+        assertTrue(f.get("late") < Math.log(1 + 50 / 25.0), "late in more than half the sample: " + f.get("late"));
+
+        // reproducible: the same (default) seed, the same sample, the same table
+        admin.ok("PUT", "/_simhash/weights/sampled-idf-2", "{\"index\": \"sampled\", \"field\": \"body\", \"version\": \"v2\", "
+            + "\"sample_size\": 50, \"seed\": 0}");
+        assertEquals(f, features("sampled-idf-2"));
+        // another seed: still a sample of 50 from the whole index
+        admin.ok("PUT", "/_simhash/weights/sampled-idf-3", "{\"index\": \"sampled\", \"field\": \"body\", \"version\": \"v2\", "
+            + "\"sample_size\": 50, \"seed\": 12345}");
+        assertTrue(features("sampled-idf-3").containsKey("late"));
+        assertEquals(12345, ((Number) admin.ok("GET", "/_simhash/weights/sampled-idf-3", null).at("source.seed")).intValue());
+        assertBadRequest(admin.put("/_simhash/weights/seeded-upload", "{\"version\": \"v2\", \"features\": {}, \"seed\": 1}"),
+            "[seed] only applies when computing a table from an [index]");
+
+        for (String t : List.of("sampled-idf", "sampled-idf-2", "sampled-idf-3")) {
+            admin.ok("DELETE", "/_simhash/weights/" + t, null);
+        }
+        admin.ok("DELETE", "/sampled", null);
+    }
+
+    @Test
+    void tablesUsedByIndexTemplatesAreNotDeleted() {
+        admin.ok("PUT", "/_simhash/weights/tpl-idf", "{\"version\": \"v2\", \"features\": {\"the\": 0.1}, \"default_weight\": 2}");
+        admin.ok("PUT", "/_component_template/tpl-comp", "{\"template\": {\"mappings\": {\"properties\": {\"body\": {\"type\": \"text\", "
+            + "\"fields\": {\"simhash\": {\"type\": \"simhash\", \"version\": \"v2\", \"weights\": \"tpl-idf\"}}}}}}}");
+        admin.ok("PUT", "/_index_template/tpl-index", "{\"index_patterns\": [\"tpl-logs-*\"], \"composed_of\": [\"tpl-comp\"], "
+            + "\"template\": {\"mappings\": {\"properties\": {\"title\": {\"type\": \"simhash\", \"version\": \"v2\", "
+            + "\"weights\": \"tpl-idf\"}}}}}");
+        // legacy templates are deprecated (a warning header) but still honoured on every supported line
+        admin.ok("PUT", "/_template/tpl-legacy", "{\"index_patterns\": [\"tpl-old-*\"], \"mappings\": {\"dynamic_templates\": [{\"texts\": "
+            + "{\"match_mapping_type\": \"string\", \"mapping\": {\"type\": \"text\", \"fields\": {\"fp\": {\"type\": \"simhash\", "
+            + "\"version\": \"v2\", \"weights\": \"tpl-idf\"}}}}}], \"properties\": {\"meta\": {\"properties\": {\"fp\": "
+            + "{\"type\": \"simhash\", \"version\": \"v2\", \"weights\": \"tpl-idf\"}}}}}}");
+
+        Rest.Answer inUse = admin.delete("/_simhash/weights/tpl-idf");
+        assertEquals(409, inUse.status(), inUse.toString());
+        for (String user : List.of("index template [tpl-index] field [title]", "component template [tpl-comp] field [body.simhash]",
+            "legacy template [tpl-legacy] field [meta.fp]", "legacy template [tpl-legacy] dynamic template [texts]")) {
+            assertTrue(inUse.body().contains(user), "expected [" + user + "] in " + inUse.body());
+        }
+        assertTrue(inUse.body().contains("feature-weight table [tpl-idf] is in use by 4: "), inUse.body());
+        // the templates still work: an index created from one fingerprints with the table
+        admin.ok("PUT", "/tpl-logs-1/_doc/1?refresh=true", toJson(Map.of("body", "the quick brown fox", "title", "the lazy dog")));
+        assertEquals("tpl-idf", admin.ok("GET", "/tpl-logs-1/_mapping", null).at("tpl-logs-1.mappings.properties.title.weights"));
+        admin.ok("DELETE", "/tpl-logs-1", null);
+
+        // one template less at a time: the rest are still named
+        admin.ok("DELETE", "/_index_template/tpl-index", null);
+        Rest.Answer still = admin.delete("/_simhash/weights/tpl-idf");
+        assertEquals(409, still.status(), still.toString());
+        assertTrue(still.body().contains("component template [tpl-comp] field [body.simhash]") && !still.body().contains("tpl-index"),
+            still.body());
+        admin.ok("DELETE", "/_component_template/tpl-comp", null);
+        Rest.Answer legacyOnly = admin.delete("/_simhash/weights/tpl-idf");
+        assertEquals(409, legacyOnly.status(), legacyOnly.toString());
+        assertTrue(legacyOnly.body().contains("is in use by 2: legacy template [tpl-legacy]"), legacyOnly.body());
+        admin.ok("DELETE", "/_template/tpl-legacy", null);
+        admin.ok("DELETE", "/_simhash/weights/tpl-idf", null);
+        assertEquals(404, admin.get("/_simhash/weights/tpl-idf").status());
     }
 
     private static List<String> sortedIds(Rest.Answer a) {

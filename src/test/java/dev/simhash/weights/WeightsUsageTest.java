@@ -35,4 +35,29 @@ class WeightsUsageTest {
         assertEquals(List.of("title"), WeightsUsage.inMapping(mapping, "other"));
         assertEquals(List.of(), WeightsUsage.inMapping(Map.of(), "idf"));
     }
+
+    @Test
+    void dynamicTemplatesWhoseMappingUsesTheTable() {
+        Map<String, Object> mapping = Map.of("dynamic_templates", List.of(
+            Map.of("direct", Map.of("match", "fp_*", "mapping", Map.of("type", "simhash", "weights", "idf"))),
+            Map.of("multi", Map.of("match_mapping_type", "string",
+                "mapping", Map.of("type", "text", "fields", Map.of("sh", Map.of("type", "simhash", "weights", "idf"))))),
+            Map.of("object", Map.of("match", "o_*", "mapping", Map.of("type", "object"))),
+            Map.of("plain", Map.of("match", "k_*", "mapping", Map.of("type", "keyword", "weights", "idf"))),
+            Map.of("other", Map.of("match", "x_*", "mapping", Map.of("type", "simhash", "weights", "other")))));
+        assertEquals(List.of("direct", "multi"), WeightsUsage.inDynamicTemplates(mapping, "idf"));
+        assertEquals(List.of("other"), WeightsUsage.inDynamicTemplates(mapping, "other"));
+        assertEquals(List.of(), WeightsUsage.inDynamicTemplates(Map.of("dynamic_templates", "bad"), "idf"));
+        assertEquals(List.of(), WeightsUsage.inMapping(mapping, "idf"), "dynamic templates are not fields");
+    }
+
+    @Test
+    void templateMappingsLoseTheirTypeWrapper() {
+        Map<String, Object> inner = Map.of("properties", Map.of("fp", Map.of("type", "simhash", "weights", "idf")));
+        assertEquals(inner, WeightsUsage.unwrapType(Map.of("_doc", inner)));
+        assertEquals(inner, WeightsUsage.unwrapType(inner));
+        assertEquals(List.of("fp"), WeightsUsage.inMapping(WeightsUsage.unwrapType(Map.of("_doc", inner)), "idf"));
+        Map<String, Object> twoKeys = Map.of("_doc", inner, "dynamic", false);
+        assertEquals(twoKeys, WeightsUsage.unwrapType(twoKeys));
+    }
 }

@@ -3,7 +3,10 @@ package dev.simhash.compat;
 import org.elasticsearch.cluster.AbstractNamedDiffable;
 import org.elasticsearch.cluster.ClusterState;
 import org.elasticsearch.cluster.NamedDiff;
+import org.elasticsearch.cluster.metadata.ComponentTemplate;
+import org.elasticsearch.cluster.metadata.ComposableIndexTemplate;
 import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.cluster.metadata.IndexTemplateMetadata;
 import org.elasticsearch.cluster.metadata.Metadata;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.common.io.stream.Writeable;
@@ -45,7 +48,7 @@ public abstract class CompatProjectCustom extends AbstractNamedDiffable<Metadata
         return new NamedXContentRegistry.Entry(Metadata.Custom.class, new ParseField(type), parser::apply);
     }
 
-    /** Reads and writes the custom, the pipelines and the indices of the cluster state's metadata. */
+    /** Reads and writes the custom; reads the pipelines, the indices and the index templates of the cluster state's metadata. */
     public static final class Access {
 
         private Access() {}
@@ -82,6 +85,21 @@ public abstract class CompatProjectCustom extends AbstractNamedDiffable<Metadata
         /** Every index of the cluster. */
         public Iterable<IndexMetadata> indices(ClusterState state) {
             return state.metadata();
+        }
+
+        /** Every composable index template of the cluster by name. */
+        public Map<String, ComposableIndexTemplate> composableTemplates(ClusterState state) {
+            return state.metadata().templatesV2();
+        }
+
+        /** Every component template of the cluster by name. */
+        public Map<String, ComponentTemplate> componentTemplates(ClusterState state) {
+            return state.metadata().componentTemplates();
+        }
+
+        /** Every legacy ({@code _template}) index template of the cluster by name. */
+        public Map<String, IndexTemplateMetadata> legacyTemplates(ClusterState state) {
+            return state.metadata().templates();
         }
     }
 }

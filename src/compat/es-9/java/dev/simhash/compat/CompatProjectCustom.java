@@ -3,7 +3,10 @@ package dev.simhash.compat;
 import org.elasticsearch.cluster.AbstractNamedDiffable;
 import org.elasticsearch.cluster.ClusterState;
 import org.elasticsearch.cluster.NamedDiff;
+import org.elasticsearch.cluster.metadata.ComponentTemplate;
+import org.elasticsearch.cluster.metadata.ComposableIndexTemplate;
 import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.cluster.metadata.IndexTemplateMetadata;
 import org.elasticsearch.cluster.metadata.Metadata;
 import org.elasticsearch.cluster.metadata.ProjectMetadata;
 import org.elasticsearch.cluster.project.ProjectResolver;
@@ -49,7 +52,7 @@ public abstract class CompatProjectCustom extends AbstractNamedDiffable<Metadata
         return new NamedXContentRegistry.Entry(Metadata.ProjectCustom.class, new ParseField(type), parser::apply);
     }
 
-    /** Reads and writes the custom, the pipelines and the indices of the caller's project in a cluster state. */
+    /** Reads and writes the custom; reads the pipelines, the indices and the index templates of the caller's project in a cluster state. */
     public static final class Access {
         private final ProjectResolver projectResolver;
 
@@ -96,6 +99,21 @@ public abstract class CompatProjectCustom extends AbstractNamedDiffable<Metadata
         /** Every index of the project. */
         public Iterable<IndexMetadata> indices(ClusterState state) {
             return projectResolver.hasProject(state) ? projectResolver.getProjectMetadata(state) : List.of();
+        }
+
+        /** Every composable index template of the project by name. */
+        public Map<String, ComposableIndexTemplate> composableTemplates(ClusterState state) {
+            return projectResolver.hasProject(state) ? projectResolver.getProjectMetadata(state).templatesV2() : Map.of();
+        }
+
+        /** Every component template of the project by name. */
+        public Map<String, ComponentTemplate> componentTemplates(ClusterState state) {
+            return projectResolver.hasProject(state) ? projectResolver.getProjectMetadata(state).componentTemplates() : Map.of();
+        }
+
+        /** Every legacy ({@code _template}) index template of the project by name. */
+        public Map<String, IndexTemplateMetadata> legacyTemplates(ClusterState state) {
+            return projectResolver.hasProject(state) ? projectResolver.getProjectMetadata(state).templates() : Map.of();
         }
     }
 }
