@@ -237,7 +237,7 @@ public final class SimHashAccumulator {
 
     /** A class-mode weight with no class left: its +-w straight into the loose sums, unless loose features abound. */
     private void addLoose(long featureHash, double weight) {
-        int q = ++looseCount;
+        int q = looseCount + 1;
         if (count <= 4 * MAX_CLASSES || q > FREE_LOOSE && q > count >>> 3) {
             // e.g. IDF weights, all different (all classes taken within the first 128 adds, or loose features
             // abound): the double sums cost no more and need no record
@@ -249,6 +249,7 @@ public final class SimHashAccumulator {
         }
         addDouble(loose, featureHash, weight);
         looseTotal += weight;
+        looseCount = q;
     }
 
     private void addToLanes(long h, int weight) {

@@ -667,6 +667,32 @@ class SimHashAccumulatorIdentityTest {
     }
 
     @Test
+    void looseFeaturesInLongDocuments() {
+        // a long log_tf-like document whose rare weights arrive after the classes are taken: loose features (summed as
+        // doubles into the estimate), with complementary pairs among them for exact ties that need the replay
+        SimHashAccumulator acc = new SimHashAccumulator();
+        Random r = new Random(23);
+        for (int rep = 0; rep < 200; rep++) {
+            int n = 200 + r.nextInt(3000);
+            int extra = 1 + r.nextInt(3 * SimHashAccumulator.FREE_LOOSE);
+            long[] h = new long[n];
+            double[] w = new double[n];
+            for (int i = 0; i < n; i++) {
+                h[i] = r.nextBoolean() || i == 0 ? r.nextLong() : ~h[i - 1];
+                if (i >= 150 && r.nextInt(Math.max(1, (n - 150) / extra)) == 0) {
+                    w[i] = logTf(1000 + r.nextInt(1_000_000)); // new values: classes first, then loose
+                } else {
+                    w[i] = r.nextInt(3) == 0 ? logTf(2 + r.nextInt(4)) : 1.0;
+                }
+                if (h[i] == ~h[Math.max(0, i - 1)] && i > 0 && r.nextBoolean()) {
+                    w[i] = w[i - 1]; // an exact tie on every bit
+                }
+            }
+            assertEquals(null, checkAll(acc, h, w, r.nextInt(n + 1), n / 2), "rep " + rep + ", n " + n);
+        }
+    }
+
+    @Test
     void extremeWeights() {
         // outside [2^-900, 2^900] the error bound's no-underflow/no-overflow premise fails: double mode, exact by definition
         double[] extremes = { Double.MIN_VALUE, 1e-310, Double.MIN_NORMAL, Math.nextDown(SimHashAccumulator.MIN_CLASS_WEIGHT),
