@@ -66,7 +66,8 @@ import java.util.Arrays;
  * with {@code k_ci != 0} is a normal double, every sum stays below 2<sup>940</sup> (n < 2<sup>31</sup>), and {@code T}
  * is a normal double (additions are exact when their result is subnormal, so they need no guard).
  *
- * <p><b>Double mode.</b> A loose feature among the first {@code 4 * MAX_CLASSES} adds, or more than
+ * <p><b>Double mode.</b> A new weight value when at least 8 classes hold at most half as many features
+ * (nearly every add brings a new value), a loose feature among the first {@code 4 * MAX_CLASSES} adds, or more than
  * {@value #FREE_LOOSE} loose features that are also over an eighth of all adds (e.g. IDF weights, all
  * different), a class weight outside that range, or more than
  * {@value #MAX_RECORDED} adds since the replay base switch to the double sums of the contract: each sum starts at the
@@ -355,7 +356,9 @@ public final class SimHashAccumulator {
             }
             slot = (slot + 1) & (SLOTS - 1);
         }
-        if (classes == MAX_CLASSES) {
+        if (classes == MAX_CLASSES || classes >= 8 && 2 * classes >= count) {
+            // all taken, or nearly every add so far brought a new value (IDF-like weights, all different): no class,
+            // and since count <= 64 here the loose feature switches to the double sums at once
             return -1;
         }
         int c = classes++;
