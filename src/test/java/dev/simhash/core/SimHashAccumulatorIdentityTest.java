@@ -3,20 +3,28 @@ package dev.simhash.core;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * {@link SimHashAccumulator} (exact integer mode, byte lanes, the switch to double sums) gives the
- * very fingerprint of the naive definition ({@link ReferenceSimHash#accumulate}: 64 double sums,
- * +w or -w per bit, in call order) on random inputs built to hit its edges: lane overflow, weights
- * above the lane capacity, totals around 2^53, ties, integer prefixes followed by non-integer
- * weights, and double sums whose sign depends on the order of the additions. The same harness is
- * shown to catch deliberately broken variants of the algorithm (defined here, in the test only).
+ * {@link SimHashAccumulator} (exact integer mode, byte lanes, weight classes with their error bound
+ * and replay, the switch to double sums) gives the very fingerprint of the naive definition
+ * ({@link ReferenceSimHash#accumulate}: 64 double sums, +w or -w per bit, in call order) on random
+ * inputs built to hit its edges: lane overflow, weights above the lane capacity, totals around 2^53,
+ * ties, integer prefixes followed by non-integer weights, log_tf weights as simhash-v2 makes them,
+ * few and many (more than {@link SimHashAccumulator#MAX_CLASSES}) distinct weights, constructed
+ * near-ties whose sign depends on the order of the additions, and fingerprints read mid-way. The
+ * same harness is shown to catch deliberately broken variants of the algorithm (defined here, in the
+ * test only).
  */
 class SimHashAccumulatorIdentityTest {
 
@@ -148,25 +156,198 @@ class SimHashAccumulatorIdentityTest {
     }
 
     static Input randomInput(Random r) {
-        int weights = r.nextInt(11);
-        // where the sign of a sum depends on rounding (big integers, decimal fractions), short inputs leave it near 0 more often
-        int n = (weights == 5 || weights == 9) && r.nextBoolean() ? 1 + r.nextInt(6) : randomSize(r);
+        int weights = r.nextInt(16);
+        if (weights == 15) {
+            return r.nextInt(3) == 0 ? driftInput(r) : nearTieInput(r);
+        }
+        // where the sign of a sum depends on rounding (big integers, decimal fractions, few classes), short inputs leave it
+        // near 0 more often
+        int n = (weights == 5 || weights == 9 || weights >= 12) && r.nextBoolean() ? 1 + r.nextInt(6) : randomSize(r);
         StringBuilder kind = new StringBuilder("n=" + n + " ");
         long[] h = randomHashes(r, n, kind);
-        double[] w = randomWeights(r, weights, h, kind);
+        double[] w = weights <= 10 ? randomWeights(r, weights, h, kind) : classWeights(r, weights, n, kind);
         return new Input(kind.toString(), h, w);
     }
 
-    /** Null when acc agrees with the reference on the input (and on a prefix of it, read mid-way), else what differed. */
+    /** simhash-v2's log_tf weight. */
+    static double logTf(int tf) {
+        return 1 + Math.log(tf);
+    }
+
+    /** A term frequency with a heavy tail (Pareto): about 44% are 1, a few in the thousands; long documents get many distinct values. */
+    static int zipfTf(Random r) {
+        return (int) Math.min(100_000, Math.floor(Math.pow(1 - r.nextDouble(), -1.2)));
+    }
+
+    /** A weight value for a class pool: ordinary doubles mostly, sometimes integers, big values or the range edges. */
+    static double classValue(Random r) {
+        return switch (r.nextInt(12)) {
+            case 0 -> 1 + r.nextInt(5);
+            case 1 -> DECIMALS[r.nextInt(DECIMALS.length)];
+            case 2 -> BIG[r.nextInt(BIG.length)];
+            case 3 -> logTf(2 + r.nextInt(50));
+            case 4 -> r.nextDouble() * 1e-3 + Double.MIN_NORMAL;
+            case 5 -> switch (r.nextInt(6)) { // the edges of the class range, and beyond
+                case 0 -> SimHashAccumulator.MIN_CLASS_WEIGHT;
+                case 1 -> Math.nextDown(SimHashAccumulator.MIN_CLASS_WEIGHT);
+                case 2 -> SimHashAccumulator.MAX_CLASS_WEIGHT;
+                case 3 -> Math.nextUp(SimHashAccumulator.MAX_CLASS_WEIGHT);
+                case 4 -> Double.MIN_VALUE;
+                default -> 1e307;
+            };
+            default -> r.nextDouble() * 10 + 1e-9;
+        };
+    }
+
+    static double[] pool(Random r, int size) {
+        double[] pool = new double[size];
+        for (int i = 0; i < size; i++) {
+            pool[i] = r.nextInt(30) == 0 ? classValue(r) : r.nextInt(3) == 0 ? logTf(2 + r.nextInt(20)) : r.nextDouble() * 5 + 1e-9;
+        }
+        return pool;
+    }
+
+    /** Weights for the class mode: log_tf, few classes, around the class limit, IDF-like (all distinct). */
+    static double[] classWeights(Random r, int k, int n, StringBuilder kind) {
+        double[] w = new double[n];
+        kind.append(" weights=").append(k);
+        double[] pool = switch (k) {
+            case 12 -> pool(r, 1 + r.nextInt(6));
+            case 14 -> pool(r, SimHashAccumulator.MAX_CLASSES - 3 + r.nextInt(6));
+            default -> null;
+        };
+        if (pool != null) {
+            kind.append(" classes=").append(pool.length);
+        }
+        double integers = r.nextDouble();
+        for (int i = 0; i < n; i++) {
+            w[i] = switch (k) {
+                case 11 -> logTf(zipfTf(r)); // log_tf as v2 makes it: 1.0 for tf = 1, then 1 + ln 2, 1 + ln 3, ...
+                case 12, 14 -> r.nextDouble() < integers * 0.5 ? 1 + r.nextInt(3) : pool[r.nextInt(pool.length)]; // few / about MAX_CLASSES classes
+                default -> logTf(smallTf(r)) * Math.log(1e6 / (1 + r.nextInt(1_000_000))) + 1e-3; // tf-idf: nearly all distinct
+            };
+        }
+        return w;
+    }
+
+    /**
+     * Rounding errors that all go the same way, so that the contract's sum drifts from the real sum by about k/3 ulps of the
+     * big partial sums (far more than one ulp): a big weight B = 2^e, then k weights w strictly between half an ulp and one
+     * ulp of B (each addition rounds up to B + ulp), then -B', with B' chosen so that the contract's sum is d ulps (d in -2..2)
+     * while the real sum is k (w - ulp) + d ulp, negative for large k. Every bit gets this story (its sign flipped where the
+     * hash bit is 0).
+     */
+    static Input driftInput(Random r) {
+        int e = 52 + r.nextInt(9);
+        double big = Math.scalb(1.0, e);
+        double ulp = Math.ulp(big);
+        int k = 1 + (int) Math.pow(2, r.nextDouble() * 12);
+        double w = ulp * (0.5 + 0.5 * r.nextDouble()) + ulp * 0x1p-20;
+        w = Math.min(w, Math.nextDown(ulp));
+        int d = r.nextInt(5) - 2;
+        long h = r.nextInt(4) == 0 ? SPECIAL[r.nextInt(SPECIAL.length)] : r.nextLong();
+        long[] hs = new long[k + 2];
+        double[] ws = new double[k + 2];
+        hs[0] = h;
+        ws[0] = big;
+        for (int i = 1; i <= k; i++) {
+            hs[i] = h;
+            ws[i] = w;
+        }
+        hs[k + 1] = ~h;
+        ws[k + 1] = big + (k - d) * ulp; // exact: an integer multiple of ulp below 2^(e+1)
+        return new Input("n=" + (k + 2) + " drift e=" + e + " k=" + k + " d=" + d + " w=" + w, hs, ws);
+    }
+
+    /**
+     * Features whose real sums cancel on every bit (up to the rounding of the weights), so that every bit's double sum is 0
+     * or a rounding residue whose sign depends on the order: complementary pairs of equal weights, log identities such as
+     * (1 + ln 4) - 2 (1 + ln 2) + 1 = 0, 0.1 + 0.2 - 0.3, and 2^53 + 1 - 2^53; shuffled or not, rarely with one odd feature.
+     */
+    static Input nearTieInput(Random r) {
+        List<Long> hs = new ArrayList<>();
+        List<Double> ws = new ArrayList<>();
+        int pieces = 1 + r.nextInt(r.nextBoolean() ? 4 : r.nextBoolean() ? 60 : 3000);
+        double[] pool = pool(r, 1 + r.nextInt(4));
+        for (int p = 0; p < pieces; p++) {
+            long h = r.nextInt(4) == 0 ? SPECIAL[r.nextInt(SPECIAL.length)] : r.nextLong();
+            int a = 2 + r.nextInt(r.nextBoolean() ? 3 : 40);
+            int b = 2 + r.nextInt(r.nextBoolean() ? 3 : 40);
+            switch (r.nextInt(7)) {
+                case 0 -> { // complementary pair: exactly 0 whatever the weight
+                    double w = r.nextBoolean() ? pool[r.nextInt(pool.length)] : classValue(r);
+                    hs.add(h); ws.add(w);
+                    hs.add(~h); ws.add(w);
+                }
+                case 1, 2 -> { // ln(ab) = ln a + ln b: (1 + ln ab) - (1 + ln a) - (1 + ln b) + 1 = 0 in reals
+                    hs.add(h); ws.add(logTf(a * b));
+                    hs.add(~h); ws.add(logTf(a));
+                    hs.add(~h); ws.add(logTf(b));
+                    hs.add(h); ws.add(1.0);
+                }
+                case 3 -> { // 0.1 + 0.2 - 0.3
+                    hs.add(h); ws.add(0.1);
+                    hs.add(h); ws.add(0.2);
+                    hs.add(~h); ws.add(0.3);
+                }
+                case 4 -> { // big + small - big: the small one is lost or not, depending on the order
+                    double big = r.nextBoolean() ? 0x1p53 : r.nextBoolean() ? 1e16 : 0x1p60;
+                    hs.add(h); ws.add(big);
+                    hs.add(h); ws.add(r.nextBoolean() ? 1.0 : 0.5);
+                    hs.add(~h); ws.add(big);
+                    hs.add(~h); ws.add(r.nextBoolean() ? 1.0 : 0.5);
+                }
+                case 5 -> { // 2 (1 + ln a) = (1 + ln a^2) + 1
+                    hs.add(h); ws.add(logTf(a));
+                    hs.add(h); ws.add(logTf(a));
+                    hs.add(~h); ws.add(logTf(a * a));
+                    hs.add(~h); ws.add(1.0);
+                }
+                default -> {
+                    if (r.nextInt(4) == 0) { // one odd feature
+                        hs.add(h); ws.add(r.nextBoolean() ? 1.0 : pool[r.nextInt(pool.length)]);
+                    } else {
+                        hs.add(h); ws.add(1.0);
+                        hs.add(~h); ws.add(1.0);
+                    }
+                }
+            }
+        }
+        int n = hs.size();
+        long[] h = new long[n];
+        double[] w = new double[n];
+        for (int i = 0; i < n; i++) {
+            h[i] = hs.get(i);
+            w[i] = ws.get(i);
+        }
+        int order = r.nextInt(3);
+        if (order == 1) { // shuffled
+            for (int i = n - 1; i > 0; i--) {
+                int j = r.nextInt(i + 1);
+                long th = h[i]; h[i] = h[j]; h[j] = th;
+                double tw = w[i]; w[i] = w[j]; w[j] = tw;
+            }
+        } else if (order == 2) { // reversed
+            for (int i = 0, j = n - 1; i < j; i++, j--) {
+                long th = h[i]; h[i] = h[j]; h[j] = th;
+                double tw = w[i]; w[i] = w[j]; w[j] = tw;
+            }
+        }
+        return new Input("n=" + n + " near-ties pieces=" + pieces + " order=" + order, h, w);
+    }
+
+    /** Null when acc agrees with the reference on the input (and on prefixes of it, read mid-way), else what differed. */
     static String check(Acc acc, Input in, Random r) {
         acc.reset();
         int mid = r.nextInt(in.size() + 1);
+        // sometimes a second read: fingerprint(), add more, fingerprint() again, more, ...
+        int mid2 = r.nextBoolean() ? mid : r.nextInt(in.size() + 1);
         for (int i = 0; i < in.size(); i++) {
-            if (i == mid && i > 0) {
-                long expected = ReferenceSimHash.accumulate(in.hashes(), in.weights(), mid);
+            if ((i == mid || i == mid2) && i > 0) {
+                long expected = ReferenceSimHash.accumulate(in.hashes(), in.weights(), i);
                 long got = acc.fingerprint();
                 if (got != expected) {
-                    return String.format("prefix of %d: expected %016x, got %016x (%s)", mid, expected, got, in.kind());
+                    return String.format("prefix of %d: expected %016x, got %016x (%s)", i, expected, got, in.kind());
                 }
             }
             acc.add(in.hashes()[i], in.weights()[i]);
@@ -384,6 +565,362 @@ class SimHashAccumulatorIdentityTest {
         // previous test catches is the bug, not a difference in the copy
         Acc plain = new Broken(null);
         for (int seed = 1; seed <= 500; seed++) {
+            Random r = random(seed);
+            String diff = check(plain, randomInput(r), r);
+            assertEquals(null, diff, "seed " + seed);
+        }
+    }
+
+    // ---- weight classes: focused cases ----
+
+    static String checkAll(SimHashAccumulator acc, long[] h, double[] w, int... reads) {
+        acc.reset();
+        int next = 0;
+        for (int i = 0; i < h.length; i++) {
+            acc.add(h[i], w[i]);
+            if (next < reads.length && reads[next] == i + 1) {
+                next++;
+                long expected = ReferenceSimHash.accumulate(h, w, i + 1);
+                long got = acc.fingerprint();
+                if (got != expected) {
+                    return String.format("prefix of %d: expected %016x, got %016x", i + 1, expected, got);
+                }
+            }
+        }
+        long expected = ReferenceSimHash.accumulate(h, w, h.length);
+        long got = acc.fingerprint();
+        return got == expected ? null : String.format("expected %016x, got %016x", expected, got);
+    }
+
+    @Test
+    void logIdentityNearTiesFollowTheOrderOfAdditions() {
+        // (1 + ln ab) - (1 + ln a) - (1 + ln b) + 1 is 0 in reals; in doubles the sum is 0 or a residue of an ulp or so whose
+        // sign depends on the order: the fingerprint must be the contract's, whatever the order
+        long[] signs = { 0, -1, -1, 0 }; // XOR masks: feature j gets h ^ signs[j]
+        SimHashAccumulator acc = new SimHashAccumulator();
+        Random r = new Random(11);
+        int positive = 0;
+        int zero = 0;
+        for (int rep = 0; rep < 2000; rep++) {
+            int a = 2 + r.nextInt(30);
+            int b = 2 + r.nextInt(30);
+            double[] piece = { logTf(a * b), logTf(a), logTf(b), 1.0 };
+            int[] order = { 0, 1, 2, 3 };
+            for (int i = 3; i > 0; i--) {
+                int j = r.nextInt(i + 1);
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+            long hash = r.nextLong();
+            long[] h = new long[4];
+            double[] w = new double[4];
+            for (int j = 0; j < 4; j++) {
+                h[j] = hash ^ signs[order[j]];
+                w[j] = piece[order[j]];
+            }
+            assertEquals(null, checkAll(acc, h, w, 1, 2, 3), "a " + a + ", b " + b);
+            long fp = ReferenceSimHash.accumulate(h, w, 4);
+            positive += fp == hash ? 1 : 0;
+            zero += fp == 0 ? 1 : 0;
+        }
+        // the residue's sign varies: fingerprint = hash (residue > 0 on the bits set), 0 or ~hash (residue < 0 or 0)
+        System.out.println("log identity: " + positive + " residues > 0, " + zero + " with fingerprint 0, of 2000");
+        assertTrue(positive > 0 && zero > 0, "the constructed near-ties have residues of both signs");
+    }
+
+    @Test
+    void integerPrefixThenClassesNearTwoToThe53() {
+        // the integer part's exactness ends at 2^53: a big integer weight past it becomes a class, and the sum's sign
+        // comes from the replay (1 + 2^53 - 2^53 is 0 in doubles, 1 in reals)
+        SimHashAccumulator acc = new SimHashAccumulator();
+        assertEquals(null, checkAll(acc, new long[] { -1L, -1L, 0L }, new double[] { 1, 0x1p53, 0x1p53 }, 1, 2));
+        assertEquals(null, checkAll(acc, new long[] { -1L, 0L, -1L, 0L }, new double[] { 0x1p53, 0.5, 0.5, 0x1p53 }, 2));
+        assertEquals(null, checkAll(acc, new long[] { -1L, 0L, -1L }, new double[] { 1e16, 1e16, 1 }, 1, 2));
+        assertEquals(null, checkAll(acc, new long[] { 0L, -1L, -1L }, new double[] { 0.3, 0.1, 0.2 }, 1, 2));
+        assertEquals(null, checkAll(acc, new long[] { -1L, -1L, 0L }, new double[] { 0.1, 0.2, 0.3 }, 1, 2));
+    }
+
+    @Test
+    void aroundTheClassLimit() {
+        SimHashAccumulator acc = new SimHashAccumulator();
+        Random r = new Random(5);
+        for (int classes : new int[] { 1, 2, SimHashAccumulator.MAX_CLASSES - 1, SimHashAccumulator.MAX_CLASSES,
+            SimHashAccumulator.MAX_CLASSES + 1, 3 * SimHashAccumulator.MAX_CLASSES }) {
+            for (int rep = 0; rep < 30; rep++) {
+                int n = 1 + r.nextInt(3000);
+                double[] pool = new double[classes];
+                for (int c = 0; c < classes; c++) {
+                    pool[c] = logTf(2 + c);
+                }
+                long[] h = new long[n];
+                double[] w = new double[n];
+                for (int i = 0; i < n; i++) {
+                    h[i] = r.nextLong();
+                    // every class once first, so the limit is reached early; integers in between
+                    w[i] = i < classes ? pool[i] : r.nextInt(3) == 0 ? 1.0 : pool[r.nextInt(classes)];
+                }
+                String diff = checkAll(acc, h, w, r.nextInt(n + 1), Math.min(n, classes), n);
+                assertEquals(null, diff, "classes " + classes + ", n " + n);
+            }
+        }
+    }
+
+    @Test
+    void looseFeaturesInLongDocuments() {
+        // a long log_tf-like document whose rare weights arrive after the classes are taken: loose features (summed as
+        // doubles into the estimate), with complementary pairs among them for exact ties that need the replay
+        SimHashAccumulator acc = new SimHashAccumulator();
+        Random r = new Random(23);
+        for (int rep = 0; rep < 200; rep++) {
+            int n = 200 + r.nextInt(3000);
+            int extra = 1 + r.nextInt(3 * SimHashAccumulator.FREE_LOOSE);
+            long[] h = new long[n];
+            double[] w = new double[n];
+            for (int i = 0; i < n; i++) {
+                h[i] = r.nextBoolean() || i == 0 ? r.nextLong() : ~h[i - 1];
+                if (i >= 150 && r.nextInt(Math.max(1, (n - 150) / extra)) == 0) {
+                    w[i] = logTf(1000 + r.nextInt(1_000_000)); // new values: classes first, then loose
+                } else {
+                    w[i] = r.nextInt(3) == 0 ? logTf(2 + r.nextInt(4)) : 1.0;
+                }
+                if (h[i] == ~h[Math.max(0, i - 1)] && i > 0 && r.nextBoolean()) {
+                    w[i] = w[i - 1]; // an exact tie on every bit
+                }
+            }
+            assertEquals(null, checkAll(acc, h, w, r.nextInt(n + 1), n / 2), "rep " + rep + ", n " + n);
+        }
+    }
+
+    @Test
+    void extremeWeights() {
+        // outside [2^-900, 2^900] the error bound's no-underflow/no-overflow premise fails: double mode, exact by definition
+        double[] extremes = { Double.MIN_VALUE, 1e-310, Double.MIN_NORMAL, Math.nextDown(SimHashAccumulator.MIN_CLASS_WEIGHT),
+            SimHashAccumulator.MIN_CLASS_WEIGHT, SimHashAccumulator.MAX_CLASS_WEIGHT, Math.nextUp(SimHashAccumulator.MAX_CLASS_WEIGHT), 1e307,
+            Double.MAX_VALUE };
+        SimHashAccumulator acc = new SimHashAccumulator();
+        Random r = new Random(3);
+        for (int rep = 0; rep < 2000; rep++) {
+            int n = 1 + r.nextInt(r.nextBoolean() ? 6 : 200);
+            long[] h = new long[n];
+            double[] w = new double[n];
+            for (int i = 0; i < n; i++) {
+                h[i] = r.nextBoolean() ? r.nextLong() : (i > 0 && r.nextBoolean() ? ~h[i - 1] : SPECIAL[r.nextInt(SPECIAL.length)]);
+                w[i] = switch (r.nextInt(4)) {
+                    case 0 -> extremes[r.nextInt(extremes.length)];
+                    case 1 -> 1.0;
+                    case 2 -> i > 0 ? w[i - 1] : 0.5;
+                    default -> Math.min(Double.MAX_VALUE, logTf(2 + r.nextInt(4)) * (r.nextBoolean() ? 1 : extremes[r.nextInt(extremes.length)]));
+                };
+            }
+            assertEquals(null, checkAll(acc, h, w, r.nextInt(n + 1), r.nextInt(n + 1)), "rep " + rep);
+        }
+    }
+
+    @Test
+    void hugeDocuments() {
+        SimHashAccumulator acc = new SimHashAccumulator();
+        Random r = new Random(17);
+        // log_tf of a long document (many distinct tf values: past the class limit too), and a full record
+        for (int n : new int[] { 200_000, SimHashAccumulator.MAX_RECORDED + 1000 }) {
+            long[] h = new long[n];
+            double[] w = new double[n];
+            for (int i = 0; i < n; i++) {
+                h[i] = r.nextLong();
+                w[i] = n > 200_000 ? (r.nextBoolean() ? 1.0 : logTf(2 + r.nextInt(3))) : logTf(zipfTf(r));
+            }
+            assertEquals(null, checkAll(acc, h, w, n / 3, SimHashAccumulator.MAX_RECORDED), "n " + n);
+        }
+        // the same accumulator then takes a small document again
+        assertEquals(null, checkAll(acc, new long[] { 5, ~5L, 7 }, new double[] { logTf(3), logTf(3), 0.25 }, 2));
+    }
+
+    @Test
+    void argumentsAndEmptyInput() {
+        SimHashAccumulator acc = new SimHashAccumulator();
+        for (double bad : new double[] { 0, -0.0, -1, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY }) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> acc.add(1, bad));
+            assertEquals("feature weight must be a positive finite number, got [" + bad + "]", e.getMessage());
+        }
+        assertTrue(acc.isEmpty());
+        assertEquals(0, acc.count());
+        assertThrows(IllegalStateException.class, acc::fingerprint);
+        acc.add(3, logTf(2));
+        acc.add(3, 1);
+        assertEquals(2, acc.count());
+        assertEquals(3L, acc.fingerprint());
+        acc.reset();
+        assertTrue(acc.isEmpty());
+        assertThrows(IllegalStateException.class, acc::fingerprint);
+    }
+
+    // ---- the harness catches broken variants of the weight classes (defined here only) ----
+
+    enum ClassBug {
+        /** Bits within the error bound T decided by the sign of S' alone, never replayed. */
+        NO_REPLAY,
+        /** Only bits with S' exactly 0 replayed; the others within T decided by S'. */
+        REPLAY_ONLY_EXACT_ZEROS,
+        /** The replay starts at 0 with the first class weight, forgetting the integer prefix before it. */
+        REPLAY_FROM_ZERO,
+        /** The threshold scaled by the number of classes only, not by n. */
+        THRESHOLD_WITHOUT_N,
+    }
+
+    /** The weight-class algorithm written plainly (maps and lists, no lanes), with one deliberate bug or none. */
+    static final class PlainClasses implements Acc {
+        final ClassBug bug;
+        final List<Long> hashes = new ArrayList<>();
+        final List<Double> weights = new ArrayList<>();
+        final long[] ones = new long[64];
+        long integerTotal;
+        final Map<Long, Integer> classOf = new HashMap<>();
+        final List<Double> classWeight = new ArrayList<>();
+        final List<long[]> classOnes = new ArrayList<>();
+        final List<Long> classSize = new ArrayList<>();
+        int firstClassAdd = -1;
+        final double[] loose = new double[64];
+        int looseCount;
+        double looseTotal;
+        boolean doubles;
+
+        PlainClasses(ClassBug bug) {
+            this.bug = bug;
+        }
+
+        @Override
+        public void add(long h, double w) {
+            hashes.add(h);
+            weights.add(w);
+            if (doubles) {
+                return;
+            }
+            long lw = (long) w;
+            if (firstClassAdd < 0 && lw == w && lw <= TWO_53 - integerTotal) {
+                // the exact integer prefix; once a class exists, every weight (integers too) is a class
+                for (int i = 0; i < 64; i++) {
+                    ones[i] += ((h >>> i) & 1) * lw;
+                }
+                integerTotal += lw;
+                return;
+            }
+            if (w < 0x1p-900 || w > 0x1p900) {
+                doubles = true;
+                return;
+            }
+            if (firstClassAdd < 0) {
+                firstClassAdd = hashes.size() - 1;
+            }
+            Integer c = classOf.get(Double.doubleToRawLongBits(w));
+            if (c == null) {
+                if (classOf.size() == SimHashAccumulator.MAX_CLASSES || classOf.size() >= 8 && 2 * classOf.size() >= hashes.size()) {
+                    // no class left: a loose feature, its +-w summed as doubles; many of them: the double sums
+                    looseCount++;
+                    if (hashes.size() <= 4 * SimHashAccumulator.MAX_CLASSES
+                        || looseCount > SimHashAccumulator.FREE_LOOSE && looseCount > hashes.size() / 8) {
+                        doubles = true;
+                        return;
+                    }
+                    for (int i = 0; i < 64; i++) {
+                        loose[i] += ((h >>> i) & 1) == 1 ? w : -w;
+                    }
+                    looseTotal += w;
+                    return;
+                }
+                c = classOf.size();
+                classOf.put(Double.doubleToRawLongBits(w), c);
+                classWeight.add(w);
+                classOnes.add(new long[64]);
+                classSize.add(0L);
+            }
+            for (int i = 0; i < 64; i++) {
+                classOnes.get(c)[i] += (h >>> i) & 1;
+            }
+            classSize.set(c, classSize.get(c) + 1);
+        }
+
+        double replay(int bit, int from) {
+            double s = 0;
+            for (int j = from; j < hashes.size(); j++) {
+                s += ((hashes.get(j) >>> bit) & 1) == 1 ? weights.get(j) : -weights.get(j);
+            }
+            return s;
+        }
+
+        @Override
+        public long fingerprint() {
+            long fp = 0;
+            for (int i = 0; i < 64; i++) {
+                boolean one;
+                if (doubles) {
+                    one = replay(i, 0) > 0;
+                } else if (classOf.isEmpty()) {
+                    one = 2 * ones[i] > integerTotal;
+                } else {
+                    double est = 2 * ones[i] - integerTotal;
+                    double total = integerTotal;
+                    for (int c = 0; c < classWeight.size(); c++) {
+                        est += classWeight.get(c) * (double) (2 * classOnes.get(c)[i] - classSize.get(c));
+                        total += classWeight.get(c) * classSize.get(c);
+                    }
+                    est += loose[i];
+                    total += looseTotal;
+                    int m = classWeight.size();
+                    double t = total * ((bug == ClassBug.THRESHOLD_WITHOUT_N ? 0 : hashes.size()) + m + looseCount + 2) * 0x1p-50;
+                    if (est > t) {
+                        one = true;
+                    } else if (est < -t) {
+                        one = false;
+                    } else if (bug == ClassBug.NO_REPLAY || (bug == ClassBug.REPLAY_ONLY_EXACT_ZEROS && est != 0)) {
+                        one = est > 0;
+                    } else {
+                        one = replay(i, bug == ClassBug.REPLAY_FROM_ZERO ? firstClassAdd : 0) > 0;
+                    }
+                }
+                fp |= one ? 1L << i : 0;
+            }
+            return fp;
+        }
+
+        @Override
+        public void reset() {
+            hashes.clear();
+            weights.clear();
+            java.util.Arrays.fill(ones, 0);
+            integerTotal = 0;
+            classOf.clear();
+            classWeight.clear();
+            classOnes.clear();
+            classSize.clear();
+            firstClassAdd = -1;
+            java.util.Arrays.fill(loose, 0);
+            looseCount = 0;
+            looseTotal = 0;
+            doubles = false;
+        }
+    }
+
+    @Test
+    void harnessCatchesEveryBrokenClassVariant() {
+        for (ClassBug bug : ClassBug.values()) {
+            PlainClasses broken = new PlainClasses(bug);
+            int caught = 0;
+            int cases = 3000;
+            for (int seed = 1; seed <= cases; seed++) {
+                Random r = random(seed);
+                if (check(broken, randomInput(r), r) != null) {
+                    caught++;
+                }
+            }
+            System.out.println(bug + ": caught in " + caught + " of " + cases + " random cases");
+            assertTrue(caught > 0, bug + " was not caught in " + cases + " random cases");
+        }
+    }
+
+    @Test
+    void harnessPassesThePlainClassVariantWithoutItsBug() {
+        Acc plain = new PlainClasses(null);
+        for (int seed = 1; seed <= 1000; seed++) {
             Random r = random(seed);
             String diff = check(plain, randomInput(r), r);
             assertEquals(null, diff, "seed " + seed);
