@@ -43,10 +43,10 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
  * to it), except that a one-character buffer cannot hold an emoji's surrogate pair: such texts are
  * declined. Stateless and thread-safe.
  */
-final class FastWordTokenizer {
+public final class FastWordTokenizer {
 
     /** Receives each token as a range of the tokenized buffer (valid only during the call). */
-    interface Sink {
+    public interface Sink {
         void token(char[] text, int start, int length);
     }
 
@@ -84,7 +84,7 @@ final class FastWordTokenizer {
      * {@code text[0..length)}, in order, and returns true; or emits nothing and returns false when the text
      * holds a character this class does not support.
      */
-    static boolean tokenize(char[] text, int length, Sink sink) {
+    public static boolean tokenize(char[] text, int length, Sink sink) {
         return tokenize(text, length, DEFAULT_MAX_TOKEN_LENGTH, sink);
     }
 

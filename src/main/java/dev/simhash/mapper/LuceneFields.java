@@ -53,7 +53,13 @@ final class LuceneFields {
         return new Field(name, TERMS_TYPE) {
             @Override
             public TokenStream tokenStream(Analyzer analyzer, TokenStream reuse) {
-                return new BlockTermsStream(layout.terms(value.getAsLong()));
+                BytesRef[] terms = layout.terms(value.getAsLong());
+                // Lucene hands back the stream it got for this field last time: reuse it, as Lucene's own fields do
+                if (reuse instanceof BlockTermsStream s) {
+                    s.terms = terms;
+                    return s;
+                }
+                return new BlockTermsStream(terms);
             }
         };
     }
@@ -61,7 +67,7 @@ final class LuceneFields {
     /** Emits the given binary terms, one per position. */
     private static final class BlockTermsStream extends TokenStream {
         private final BytesTermAttribute term = addAttribute(BytesTermAttribute.class);
-        private final BytesRef[] terms;
+        private BytesRef[] terms;
         private int next;
 
         BlockTermsStream(BytesRef[] terms) {

@@ -249,6 +249,44 @@ public final class FingerprintBench {
             }
             return x;
         });
+        // step 2: the fast tokenizer on the folded text (exactly StandardTokenizer's tokens) against StandardTokenizer itself
+        List<char[]> folded = new ArrayList<>();
+        int accepted = 0;
+        CharFolding.Buffer fb = new CharFolding.Buffer();
+        for (String d : docs) {
+            CharFolding.fold(d, fb);
+            char[] f = java.util.Arrays.copyOf(fb.chars(), fb.length());
+            folded.add(f);
+            if (FastWordTokenizer.tokenize(f, f.length, (b, st, l) -> { })) {
+                accepted++;
+            }
+        }
+        log.info(String.format(Locale.ROOT, "  FastWordTokenizer reads %d of %d folded documents (%.1f%%); StandardTokenizer the rest",
+            accepted, docs.size(), 100.0 * accepted / docs.size()));
+        Analyzer standardOnly = new Analyzer() {
+            @Override
+            protected TokenStreamComponents createComponents(String fieldName) {
+                return new TokenStreamComponents(new StandardTokenizer());
+            }
+        };
+        inputs.put("v2 step 2: StandardTokenizer (folded text)", "text");
+        cases.put("v2 step 2: StandardTokenizer (folded text)", () -> {
+            long[] x = new long[1];
+            for (char[] f : folded) {
+                AnalyzerTokens.forEachTerm(standardOnly, new String(f), (b, st, l) -> x[0] += l);
+            }
+            return x[0];
+        });
+        inputs.put("v2 step 2: FastWordTokenizer (folded text)", "text");
+        cases.put("v2 step 2: FastWordTokenizer (folded text)", () -> {
+            long[] x = new long[1];
+            for (char[] f : folded) {
+                if (!FastWordTokenizer.tokenize(f, f.length, (b, st, l) -> x[0] += l)) {
+                    AnalyzerTokens.forEachTerm(standardOnly, new String(f), (b, st, l) -> x[0] += l);
+                }
+            }
+            return x[0];
+        });
         inputs.put("end to end: TextFingerprinter v2", "text");
         cases.put("end to end: TextFingerprinter v2", () -> {
             long x = 0;
