@@ -6,6 +6,7 @@ import com.dynatrace.hash4j.similarity.SimilarityHashing;
 
 import dev.simhash.core.AnalyzerTokens;
 import dev.simhash.core.CharFolding;
+import dev.simhash.core.FastWordTokenizer;
 import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintOptions;
@@ -16,6 +17,7 @@ import dev.simhash.core.Weighting;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 import java.io.IOException;
