@@ -12,44 +12,25 @@ final class Utf8FeatureHasher {
     private static final int MAX_KEPT = 1 << 14;
 
     private byte[] buffer = new byte[256];
+    private char[] chars = new char[128];
 
     long hash(CharSequence feature) {
         int n = feature.length();
         byte[] b = buffer;
+        char[] c = chars;
         if (b.length < 3 * n) {
             // at most 3 bytes per char: a surrogate pair (2 chars) is 4 bytes
             b = new byte[3 * n];
+            c = new char[n];
             if (b.length <= MAX_KEPT) {
                 buffer = b;
+                chars = c;
             }
         }
-        int p = 0;
         for (int i = 0; i < n; i++) {
-            char c = feature.charAt(i);
-            if (c < 0x80) {
-                b[p++] = (byte) c;
-            } else if (c < 0x800) {
-                b[p++] = (byte) (0xC0 | (c >> 6));
-                b[p++] = (byte) (0x80 | (c & 0x3F));
-            } else if (Character.isSurrogate(c)) {
-                char low;
-                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(low = feature.charAt(i + 1))) {
-                    int cp = Character.toCodePoint(c, low);
-                    i++;
-                    b[p++] = (byte) (0xF0 | (cp >> 18));
-                    b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                    b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                    b[p++] = (byte) (0x80 | (cp & 0x3F));
-                } else {
-                    b[p++] = '?'; // what String.getBytes(UTF_8) writes for an unpaired surrogate
-                }
-            } else {
-                b[p++] = (byte) (0xE0 | (c >> 12));
-                b[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-                b[p++] = (byte) (0x80 | (c & 0x3F));
-            }
+            c[i] = feature.charAt(i);
         }
-        return SimHash.featureHash(b, 0, p);
+        return SimHash.featureHash(b, 0, write(c, 0, n, b, 0, true));
     }
 
     /**
@@ -58,6 +39,11 @@ final class Utf8FeatureHasher {
      * represent; {@code String.getBytes} would write '?', so two different strings would give the same bytes).
      */
     static int encode(char[] src, int off, int len, byte[] dst, int dstOff) {
+        return write(src, off, len, dst, dstOff, false);
+    }
+
+    /** UTF-8 of the chars; an unpaired surrogate is '?' (as {@code String.getBytes} writes it) or ends the call with -1. */
+    private static int write(char[] src, int off, int len, byte[] dst, int dstOff, boolean replaceUnpaired) {
         int p = dstOff;
         int end = off + len;
         for (int i = off; i < end; i++) {
@@ -69,15 +55,18 @@ final class Utf8FeatureHasher {
                 dst[p++] = (byte) (0x80 | (c & 0x3F));
             } else if (Character.isSurrogate(c)) {
                 char low;
-                if (!Character.isHighSurrogate(c) || i + 1 >= end || !Character.isLowSurrogate(low = src[i + 1])) {
+                if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(low = src[i + 1])) {
+                    int cp = Character.toCodePoint(c, low);
+                    i++;
+                    dst[p++] = (byte) (0xF0 | (cp >> 18));
+                    dst[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                    dst[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                    dst[p++] = (byte) (0x80 | (cp & 0x3F));
+                } else if (replaceUnpaired) {
+                    dst[p++] = '?';
+                } else {
                     return -1;
                 }
-                int cp = Character.toCodePoint(c, low);
-                i++;
-                dst[p++] = (byte) (0xF0 | (cp >> 18));
-                dst[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                dst[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                dst[p++] = (byte) (0x80 | (cp & 0x3F));
             } else {
                 dst[p++] = (byte) (0xE0 | (c >> 12));
                 dst[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));

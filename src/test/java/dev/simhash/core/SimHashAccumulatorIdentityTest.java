@@ -542,33 +542,38 @@ class SimHashAccumulatorIdentityTest {
         }
     }
 
+    /** The harness must tell a broken variant from the definition in some of 3,000 random cases. */
+    private static void assertCaught(Object bug, Acc broken) {
+        int caught = 0;
+        int cases = 3000;
+        for (int seed = 1; seed <= cases; seed++) {
+            Random r = random(seed);
+            if (check(broken, randomInput(r), r) != null) {
+                caught++;
+            }
+        }
+        System.out.println(bug + ": caught in " + caught + " of " + cases + " random cases");
+        assertTrue(caught > 0, bug + " was not caught in " + cases + " random cases");
+    }
+
+    /** A test-local copy of an algorithm with its bug off agrees with the definition, so what is caught is the bug. */
+    private static void assertPasses(Acc plain, int seeds) {
+        for (int seed = 1; seed <= seeds; seed++) {
+            Random r = random(seed);
+            assertEquals(null, check(plain, randomInput(r), r), "seed " + seed);
+        }
+    }
+
     @Test
     void harnessCatchesEveryBrokenVariant() {
         for (Bug bug : Bug.values()) {
-            Broken broken = new Broken(bug);
-            int caught = 0;
-            int cases = 3000;
-            for (int seed = 1; seed <= cases; seed++) {
-                Random r = random(seed);
-                if (check(broken, randomInput(r), r) != null) {
-                    caught++;
-                }
-            }
-            System.out.println(bug + ": caught in " + caught + " of " + cases + " random cases");
-            assertTrue(caught > 0, bug + " was not caught in " + cases + " random cases");
+            assertCaught(bug, new Broken(bug));
         }
     }
 
     @Test
     void harnessPassesTheBrokenVariantWithoutItsBug() {
-        // the reference copy of the algorithm in Broken is itself right when its bug is off, so what the
-        // previous test catches is the bug, not a difference in the copy
-        Acc plain = new Broken(null);
-        for (int seed = 1; seed <= 500; seed++) {
-            Random r = random(seed);
-            String diff = check(plain, randomInput(r), r);
-            assertEquals(null, diff, "seed " + seed);
-        }
+        assertPasses(new Broken(null), 500);
     }
 
     // ---- weight classes: focused cases ----
@@ -903,27 +908,12 @@ class SimHashAccumulatorIdentityTest {
     @Test
     void harnessCatchesEveryBrokenClassVariant() {
         for (ClassBug bug : ClassBug.values()) {
-            PlainClasses broken = new PlainClasses(bug);
-            int caught = 0;
-            int cases = 3000;
-            for (int seed = 1; seed <= cases; seed++) {
-                Random r = random(seed);
-                if (check(broken, randomInput(r), r) != null) {
-                    caught++;
-                }
-            }
-            System.out.println(bug + ": caught in " + caught + " of " + cases + " random cases");
-            assertTrue(caught > 0, bug + " was not caught in " + cases + " random cases");
+            assertCaught(bug, new PlainClasses(bug));
         }
     }
 
     @Test
     void harnessPassesThePlainClassVariantWithoutItsBug() {
-        Acc plain = new PlainClasses(null);
-        for (int seed = 1; seed <= 1000; seed++) {
-            Random r = random(seed);
-            String diff = check(plain, randomInput(r), r);
-            assertEquals(null, diff, "seed " + seed);
-        }
+        assertPasses(new PlainClasses(null), 1000);
     }
 }
