@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.simhash.it.support.Rest.ordered;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -131,13 +132,6 @@ class CalibrateIT {
         return rest.post("/" + index + "/_simhash/calibrate", toJson(body));
     }
 
-    static Map<String, Object> body(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
-    }
 
     static double num(Object o) {
         return ((Number) o).doubleValue();
@@ -150,7 +144,7 @@ class CalibrateIT {
 
     @Test
     void wholeIndexSample() {
-        Rest.Answer a = calibrate(INDEX, body("field", "body.simhash", "sample_size", 2000));
+        Rest.Answer a = calibrate(INDEX, ordered("field", "body.simhash", "sample_size", 2000));
         System.out.println("[calibrate] " + a.body());
         assertEquals(200, a.status(), a.toString());
         assertEquals("body.simhash", a.at("field"));
@@ -274,7 +268,7 @@ class CalibrateIT {
 
     @Test
     void aLooserTargetIsCheckedOnObservedPairs() {
-        Rest.Answer a = calibrate(INDEX, body("field", "body.simhash", "sample_size", 2000, "max_false_match_rate", 0.01));
+        Rest.Answer a = calibrate(INDEX, ordered("field", "body.simhash", "sample_size", 2000, "max_false_match_rate", 0.01));
         assertEquals(200, a.status(), a.toString());
         int k = ((Number) a.at("recommendation.max_distance")).intValue();
         List<Map<String, Object>> byK = a.at("by_k");
@@ -282,15 +276,15 @@ class CalibrateIT {
         if (k < 16) {
             assertTrue(num(byK.get(k + 1).get("false_match_rate")) > 0.01, byK.get(k + 1).toString());
         }
-        Rest.Answer strict = calibrate(INDEX, body("field", "body.simhash", "sample_size", 2000));
+        Rest.Answer strict = calibrate(INDEX, ordered("field", "body.simhash", "sample_size", 2000));
         assertTrue(k >= ((Number) strict.at("recommendation.max_distance")).intValue(), "a looser target allows a larger radius");
     }
 
     @Test
     void sameSeedSameReportOtherSeedOtherCopies() {
-        Rest.Answer a = calibrate(INDEX, body("field", "body.simhash", "seed", 42, "sample_size", 2000));
+        Rest.Answer a = calibrate(INDEX, ordered("field", "body.simhash", "seed", 42, "sample_size", 2000));
         Rest.Answer b = rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&seed=42&sample_size=2000");
-        Rest.Answer c = calibrate(INDEX, body("field", "body.simhash", "seed", 43, "sample_size", 2000));
+        Rest.Answer c = calibrate(INDEX, ordered("field", "body.simhash", "seed", 43, "sample_size", 2000));
         assertEquals(200, b.status(), b.toString());
         assertEquals(a.<Object>at("by_k"), b.at("by_k"));
         assertEquals(a.<Object>at("edits"), b.at("edits"));
@@ -315,13 +309,13 @@ class CalibrateIT {
 
     @Test
     void copyToTargets() {
-        Rest.Answer missing = calibrate(INDEX, body("field", "all_fp"));
+        Rest.Answer missing = calibrate(INDEX, ordered("field", "all_fp"));
         assertEquals(400, missing.status(), missing.toString());
         assertTrue(missing.body().contains("[source_field] is required"), missing.toString());
         assertTrue(missing.body().contains("copy_to target of [body, title]") || missing.body().contains("copy_to target of [title, body]"),
             missing.toString());
 
-        Rest.Answer named = calibrate(INDEX, body("field", "all_fp", "source_field", "body", "sample_size", 2000));
+        Rest.Answer named = calibrate(INDEX, ordered("field", "all_fp", "source_field", "body", "sample_size", 2000));
         assertEquals(200, named.status(), named.toString());
         assertEquals("body", named.at("source_field"));
         // all_fp holds title + body: its stored fingerprints differ from those of the body alone, and the report says so
@@ -330,7 +324,7 @@ class CalibrateIT {
         assertTrue(warnings.stream().anyMatch(w -> w.contains("differs from the fingerprint of [body] alone")), warnings.toString());
 
         // one source: found by itself; titles are short, and the report says what that means
-        Rest.Answer titles = calibrate(INDEX, body("field", "title_fp", "sample_size", 2000));
+        Rest.Answer titles = calibrate(INDEX, ordered("field", "title_fp", "sample_size", 2000));
         assertEquals(200, titles.status(), titles.toString());
         assertEquals("title", titles.at("source_field"));
         assertEquals(0, ((Number) titles.at("sample.stored_fingerprint_differs")).intValue(), titles.toString());
@@ -354,15 +348,15 @@ class CalibrateIT {
         assertError(rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&max_false_match_rate=0"), 400,
             "[max_false_match_rate]");
         assertError(rest.get("/" + INDEX + "/_simhash/calibrate?field=body.simhash&bogus=1"), 400, "bogus");
-        assertError(calibrate(INDEX, body("field", "body.simhash", "sample_size", 0)), 400, "[sample_size] must be between 2 and 10000");
-        assertError(calibrate(INDEX, body("field", "body.simhash", "bogus", 1)), 400, "bogus");
-        assertError(calibrate(INDEX, body("field", "body.simhash", "max_false_match_rate", "often")), 400, "max_false_match_rate");
-        assertError(calibrate("calib-nope", body("field", "body.simhash")), 404, "calib-nope");
-        assertError(calibrate(INDEX, body("field", "body")), 400, "[field] [body] is a [text] field");
-        assertError(calibrate(INDEX, body("field", "nope")), 400, "[field] [nope] is not mapped");
-        assertError(calibrate("calib-object", body("field", "simhash")), 400, "is the object form of the simhash processor");
-        assertError(calibrate("calib-ready", body("field", "fp")), 400, "takes ready-made fingerprints ([input] = [fingerprint])");
-        assertError(calibrate(INDEX, body("field", "title_fp", "source_field", "nope")), 400, "[source_field] [nope] is not mapped");
+        assertError(calibrate(INDEX, ordered("field", "body.simhash", "sample_size", 0)), 400, "[sample_size] must be between 2 and 10000");
+        assertError(calibrate(INDEX, ordered("field", "body.simhash", "bogus", 1)), 400, "bogus");
+        assertError(calibrate(INDEX, ordered("field", "body.simhash", "max_false_match_rate", "often")), 400, "max_false_match_rate");
+        assertError(calibrate("calib-nope", ordered("field", "body.simhash")), 404, "calib-nope");
+        assertError(calibrate(INDEX, ordered("field", "body")), 400, "[field] [body] is a [text] field");
+        assertError(calibrate(INDEX, ordered("field", "nope")), 400, "[field] [nope] is not mapped");
+        assertError(calibrate("calib-object", ordered("field", "simhash")), 400, "is the object form of the simhash processor");
+        assertError(calibrate("calib-ready", ordered("field", "fp")), 400, "takes ready-made fingerprints ([input] = [fingerprint])");
+        assertError(calibrate(INDEX, ordered("field", "title_fp", "source_field", "nope")), 400, "[source_field] [nope] is not mapped");
     }
 
     private static void assertError(Rest.Answer a, int status, String message) {

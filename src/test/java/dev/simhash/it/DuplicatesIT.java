@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static dev.simhash.it.support.Rest.ordered;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -73,13 +74,6 @@ class DuplicatesIT {
         return rest.post("/" + index + "/_simhash/duplicates", toJson(body));
     }
 
-    static Map<String, Object> body(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
-    }
 
     /** A group as compared: id, size, members as "index/id". */
     record Group(String groupId, int size, List<String> members) {}
@@ -156,7 +150,7 @@ class DuplicatesIT {
         int grouped = 0;
         for (int r : new int[] { 0, 3, 5, 8, 11 }) {
             List<Group> expected = expected(Map.of("collapse-dup-3", corpus.docs), r);
-            Rest.Answer a = report("collapse-dup-3", body("field", "simhash", "max_distance", r, "size", 1000, "max_members", 10000));
+            Rest.Answer a = report("collapse-dup-3", ordered("field", "simhash", "max_distance", r, "size", 1000, "max_members", 10000));
             assertEquals(200, a.status(), a.toString());
             assertSameGroups(expected, groups(a), "r=" + r);
             long fingerprinted = corpus.docs.stream().filter(d -> d.hash() != null).count();
@@ -176,7 +170,7 @@ class DuplicatesIT {
             List<List<Group>> answers = new ArrayList<>();
             for (String index : List.of("collapse-dup-1", "collapse-dup-3", "collapse-dup-routed")) {
                 // compare by _id: the index names differ
-                answers.add(allGroups(index, body("field", "simhash", "max_distance", r)).stream().map(g -> new Group(g.groupId(), g.size(),
+                answers.add(allGroups(index, ordered("field", "simhash", "max_distance", r)).stream().map(g -> new Group(g.groupId(), g.size(),
                     g.members().stream().map(m -> m.substring(m.indexOf('/') + 1)).toList())).toList());
             }
             assertSameGroups(answers.get(0), answers.get(1), "1 vs 3 shards, r=" + r);
@@ -187,12 +181,12 @@ class DuplicatesIT {
     @Test
     void severalIndicesAndAFilterQuery() {
         // the same ids in two indices are different documents with identical fingerprints: every one is in a group
-        List<Group> both = allGroups("collapse-dup-1,collapse-dup-3", body("field", "simhash", "max_distance", 3));
+        List<Group> both = allGroups("collapse-dup-1,collapse-dup-3", ordered("field", "simhash", "max_distance", 3));
         assertSameGroups(expected(Map.of("collapse-dup-1", corpus.docs, "collapse-dup-3", corpus.docs), 3), both, "two indices");
-        assertSameGroups(both, allGroups("collapse-dup-1*,collapse-dup-3*", body("field", "simhash")), "wildcards");
+        assertSameGroups(both, allGroups("collapse-dup-1*,collapse-dup-3*", ordered("field", "simhash")), "wildcards");
 
         List<Doc> tagged = corpus.docs.stream().filter(d -> d.tag().equals("a")).toList();
-        Rest.Answer filtered = report("collapse-dup-3", body("field", "simhash", "max_distance", 5, "size", 1000, "max_members", 10000,
+        Rest.Answer filtered = report("collapse-dup-3", ordered("field", "simhash", "max_distance", 5, "size", 1000, "max_members", 10000,
             "query", Map.of("term", Map.of("tag", "a"))));
         assertEquals(200, filtered.status(), filtered.toString());
         assertSameGroups(expected(Map.of("collapse-dup-3", tagged), 5), groups(filtered), "filtered");
@@ -204,7 +198,7 @@ class DuplicatesIT {
         List<Group> whole = expected(Map.of("collapse-dup-3", corpus.docs), 4);
         List<Group> paged = new ArrayList<>();
         for (int from = 0; ; from += 9) {
-            Rest.Answer a = report("collapse-dup-3", body("field", "simhash", "max_distance", 4, "from", from, "size", 9, "max_members", 3));
+            Rest.Answer a = report("collapse-dup-3", ordered("field", "simhash", "max_distance", 4, "from", from, "size", 9, "max_members", 3));
             assertEquals(200, a.status(), a.toString());
             assertEquals(whole.size(), ((Number) a.at("groups_total")).intValue());
             List<Group> page = groups(a);
@@ -215,16 +209,16 @@ class DuplicatesIT {
         }
         assertSameGroups(whole.stream().map(g -> new Group(g.groupId(), g.size(), g.members().subList(0, Math.min(3, g.size()))))
             .toList(), paged, "paged");
-        Rest.Answer countsOnly = report("collapse-dup-3", body("field", "simhash", "max_distance", 4, "size", 0));
+        Rest.Answer countsOnly = report("collapse-dup-3", ordered("field", "simhash", "max_distance", 4, "size", 0));
         assertEquals(List.of(), countsOnly.at("groups"));
-        Rest.Answer defaults = report("collapse-dup-3", body("field", "simhash"));
+        Rest.Answer defaults = report("collapse-dup-3", ordered("field", "simhash"));
         assertEquals(Math.min(10, expected(Map.of("collapse-dup-3", corpus.docs), 3).size()), groups(defaults).size());
     }
 
     @Test
     void writeGroupIdThenCollapse() {
         String index = "collapse-dup-routed";
-        Rest.Answer a = report(index, body("field", "simhash", "max_distance", 5, "size", 1000, "max_members", 10000,
+        Rest.Answer a = report(index, ordered("field", "simhash", "max_distance", 5, "size", 1000, "max_members", 10000,
             "write_group_id", "dup_group"));
         assertEquals(200, a.status(), a.toString());
         long fingerprinted = corpus.docs.stream().filter(d -> d.hash() != null).count();
@@ -235,7 +229,7 @@ class DuplicatesIT {
         // collapse on the field: one hit per group, and one per document that is in no group
         Map<String, Integer> label = CollapseCorpus.components(corpus.docs, 5);
         long components = label.values().stream().distinct().count();
-        Rest.Answer collapsed = rest.ok("POST", "/" + index + "/_search", toJson(body("size", 10000, "track_total_hits", true,
+        Rest.Answer collapsed = rest.ok("POST", "/" + index + "/_search", toJson(ordered("size", 10000, "track_total_hits", true,
             "query", Map.of("exists", Map.of("field", "dup_group")),
             "collapse", Map.of("field", "dup_group", "inner_hits", Map.of("name", "dups", "size", 100, "_source", false)))));
         List<Map<String, Object>> hits = collapsed.at("hits.hits");
@@ -254,7 +248,7 @@ class DuplicatesIT {
         }
         // documents in no group carry their own fingerprint, which no group uses
         Map<String, Doc> byId = corpus.byId();
-        Rest.Answer single = rest.ok("POST", "/" + index + "/_search", toJson(body("size", 5, "query", Map.of("bool", Map.of(
+        Rest.Answer single = rest.ok("POST", "/" + index + "/_search", toJson(ordered("size", 5, "query", Map.of("bool", Map.of(
             "must_not", List.of(Map.of("terms", Map.of("dup_group", groups(a).stream().map(Group::groupId).toList()))),
             "filter", List.of(Map.of("exists", Map.of("field", "dup_group"))))), "_source", List.of("dup_group"))));
         List<Map<String, Object>> singles = single.at("hits.hits");
@@ -264,7 +258,7 @@ class DuplicatesIT {
         }
 
         // a second run finds every id in place and writes nothing
-        Rest.Answer again = report(index, body("field", "simhash", "max_distance", 5, "write_group_id", "dup_group"));
+        Rest.Answer again = report(index, ordered("field", "simhash", "max_distance", 5, "write_group_id", "dup_group"));
         assertEquals(0, ((Number) again.at("write_group_id.updated")).intValue(), again.toString());
     }
 
@@ -311,7 +305,7 @@ class DuplicatesIT {
         assertEquals(405, get.status(), get.toString());
         Rest.Answer missing = rest.post("/collapse-dup-missing/_simhash/duplicates", "{\"field\": \"simhash\"}");
         assertEquals(404, missing.status(), missing.toString());
-        Rest.Answer empty = report("collapse-dup-text", body("field", "simhash"));
+        Rest.Answer empty = report("collapse-dup-text", ordered("field", "simhash"));
         assertEquals(200, empty.status(), empty.toString());
         assertEquals(0, ((Number) empty.at("total_docs")).intValue());
         rest.delete("/collapse-dup-text");
@@ -384,7 +378,7 @@ class DuplicatesIT {
             after = rest.get("/_tasks?actions=*simhash*");
         }
         assertTrue(!after.body().contains("simhash/duplicates"), after.toString());
-        assertEquals(200, report("collapse-dup-1", body("field", "simhash")).status());
+        assertEquals(200, report("collapse-dup-1", ordered("field", "simhash")).status());
         rest.delete("/" + index);
     }
 

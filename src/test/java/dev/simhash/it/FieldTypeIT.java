@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
+import static dev.simhash.it.support.Rest.ordered;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -106,13 +107,6 @@ class FieldTypeIT {
         rest.call("DELETE", "/_ingest/pipeline/" + PIPELINE, null);
     }
 
-    static Map<String, Object> ordered(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
-    }
 
     /** The first doc value of each field of every document, by id. */
     Map<String, Map<String, Object>> docValues(String index, String... fields) {
@@ -155,9 +149,6 @@ class FieldTypeIT {
         return out;
     }
 
-    static Map<String, Object> q(Object... kv) {
-        return ordered(kv);
-    }
 
     @Test
     void fieldsAndDocvalueFieldsShowSixteenHexDigitsAndSourceIsUnchanged() {
@@ -184,14 +175,14 @@ class FieldTypeIT {
             DemoCorpus.Doc d = docs.get(r.nextInt(docs.size()));
             for (int radius : new int[] { 0, 3, 8, 16 }) {
                 long h = body.get(d.id());
-                Map<String, Double> typed = hits(TYPED, q("field", "body.simhash", "hash", SimHash.toHex(h), "max_distance", radius), 1000);
-                Map<String, Double> object = hits(OBJECT, q("field", "simhash", "hash", SimHash.toHex(h), "max_distance", radius), 1000);
+                Map<String, Double> typed = hits(TYPED, ordered("field", "body.simhash", "hash", SimHash.toHex(h), "max_distance", radius), 1000);
+                Map<String, Double> object = hits(OBJECT, ordered("field", "simhash", "hash", SimHash.toHex(h), "max_distance", radius), 1000);
                 assertEquals(bruteForce(body, h, radius), typed, d.id() + " r=" + radius);
                 assertEquals(object, typed, d.id() + " r=" + radius);
                 long ha = all.get(d.id());
-                assertEquals(bruteForce(all, ha, radius), hits(TYPED, q("field", "all_fp", "hash", ha, "max_distance", radius), 1000));
-                assertEquals(hits(OBJECT, q("field", "simhash_all", "hash", ha, "max_distance", radius), 1000),
-                    hits(TYPED, q("field", "all_fp", "hash", ha, "max_distance", radius), 1000));
+                assertEquals(bruteForce(all, ha, radius), hits(TYPED, ordered("field", "all_fp", "hash", ha, "max_distance", radius), 1000));
+                assertEquals(hits(OBJECT, ordered("field", "simhash_all", "hash", ha, "max_distance", radius), 1000),
+                    hits(TYPED, ordered("field", "all_fp", "hash", ha, "max_distance", radius), 1000));
             }
         }
     }
@@ -199,21 +190,21 @@ class FieldTypeIT {
     @Test
     void textQueryUsesTheFieldsOwnOptions() {
         for (DemoCorpus.TextQuery t : DemoCorpus.TEXT_QUERIES) {
-            Map<String, Double> typed = hits(TYPED, q("field", "body.simhash", "text", t.text(), "max_distance", 12), 1000);
+            Map<String, Double> typed = hits(TYPED, ordered("field", "body.simhash", "text", t.text(), "max_distance", 12), 1000);
             // the object form does not know its version: the query says it
-            Map<String, Double> object = hits(OBJECT, q("field", "simhash", "text", t.text(), "max_distance", 12, "version", "v2"), 1000);
+            Map<String, Double> object = hits(OBJECT, ordered("field", "simhash", "text", t.text(), "max_distance", 12, "version", "v2"), 1000);
             assertEquals(object, typed, t.text());
             assertFalse(typed.isEmpty(), "the pasted copy finds its story: " + t.text());
             assertTrue(DemoCorpus.load().group(t.group()).containsAll(typed.keySet()), typed + " within group " + t.group());
             // repeating the field's options is allowed
-            assertEquals(typed, hits(TYPED, q("field", "body.simhash", "text", t.text(), "max_distance", 12, "version", "v2",
+            assertEquals(typed, hits(TYPED, ordered("field", "body.simhash", "text", t.text(), "max_distance", 12, "version", "v2",
                 "min_features", 1), 1000));
             // without max_distance: the field's version default, 6 bits for simhash-v2
             long h = SimHashV2.fingerprint(t.text(), 1).getAsLong();
-            assertEquals(bruteForce(body, h, 6), hits(TYPED, q("field", "body.simhash", "text", t.text()), 1000), t.text());
+            assertEquals(bruteForce(body, h, 6), hits(TYPED, ordered("field", "body.simhash", "text", t.text()), 1000), t.text());
             // an option v2 does not have is a 400 naming it
             Rest.Answer a = rest.post("/" + TYPED + "/_search", toJson(Map.of("query", Map.of("simhash",
-                q("field", "body.simhash", "text", t.text(), "analyzer", "standard")))));
+                ordered("field", "body.simhash", "text", t.text(), "analyzer", "standard")))));
             assertEquals(400, a.status(), a.toString());
             assertTrue(a.body().contains("[analyzer] does not apply to the [simhash] field [body.simhash]"), a.body());
         }
@@ -224,13 +215,13 @@ class FieldTypeIT {
         for (String id : List.of("zh-cpi-1", "en-bridge-1")) {
             long h = body.get(id);
             Map<String, Double> expected = bruteForce(body, h, 10);
-            Map<String, Double> with = hits(TYPED, q("field", "body.simhash", "like", Map.of("index", TYPED, "id", id), "include", true,
+            Map<String, Double> with = hits(TYPED, ordered("field", "body.simhash", "like", Map.of("index", TYPED, "id", id), "include", true,
                 "max_distance", 10), 1000);
             assertEquals(expected, with, id);
             expected.remove(id);
-            assertEquals(expected, hits(TYPED, q("field", "body.simhash", "like", Map.of("index", TYPED, "id", id), "max_distance", 10),
+            assertEquals(expected, hits(TYPED, ordered("field", "body.simhash", "like", Map.of("index", TYPED, "id", id), "max_distance", 10),
                 1000), id);
-            assertEquals(expected, hits(OBJECT, q("field", "simhash", "like", Map.of("index", OBJECT, "id", id), "max_distance", 10),
+            assertEquals(expected, hits(OBJECT, ordered("field", "simhash", "like", Map.of("index", OBJECT, "id", id), "max_distance", 10),
                 1000), id + " object form");
         }
     }
@@ -241,8 +232,8 @@ class FieldTypeIT {
         for (int i = 0; i < 8; i++) {
             long query = i < 4 ? body.get(docs.get(r.nextInt(docs.size())).id()) ^ (1L << r.nextInt(64)) : r.nextLong();
             for (int k : new int[] { 1, 3, 10 }) {
-                Map<String, Double> typed = hits(TYPED, q("field", "body.simhash", "hash", SimHash.toHex(query), "k", k), k);
-                Map<String, Double> object = hits(OBJECT, q("field", "simhash", "hash", SimHash.toHex(query), "k", k), k);
+                Map<String, Double> typed = hits(TYPED, ordered("field", "body.simhash", "hash", SimHash.toHex(query), "k", k), k);
+                Map<String, Double> object = hits(OBJECT, ordered("field", "simhash", "hash", SimHash.toHex(query), "k", k), k);
                 List<Double> expected = body.values().stream().map(h -> (64 - SimHash.distance(h, query)) / 64.0)
                     .sorted(Comparator.reverseOrder()).limit(k).toList();
                 assertEquals(expected, typed.values().stream().sorted(Comparator.reverseOrder()).toList(), "k=" + k);
@@ -252,12 +243,12 @@ class FieldTypeIT {
             // with a filter: the k nearest among the documents it matches (English ones here), not the k nearest then filtered
             List<Double> english = docs.stream().filter(d -> d.lang().equals("en"))
                 .map(d -> (64 - SimHash.distance(body.get(d.id()), query)) / 64.0).sorted(Comparator.reverseOrder()).limit(3).toList();
-            Map<String, Double> filtered = hits(TYPED, q("field", "body.simhash", "hash", SimHash.toHex(query), "k", 3, "filter",
+            Map<String, Double> filtered = hits(TYPED, ordered("field", "body.simhash", "hash", SimHash.toHex(query), "k", 3, "filter",
                 Map.of("match", Map.of("title", "en"))), 3);
             assertEquals(english, filtered.values().stream().sorted(Comparator.reverseOrder()).toList());
             filtered.keySet().forEach(id -> assertTrue(id.startsWith("en-"), id));
                         // with max_distance: at most the k nearest within it
-            Map<String, Double> capped = hits(TYPED, q("field", "body.simhash", "hash", SimHash.toHex(query), "k", 5, "max_distance", 4), 5);
+            Map<String, Double> capped = hits(TYPED, ordered("field", "body.simhash", "hash", SimHash.toHex(query), "k", 5, "max_distance", 4), 5);
             Map<String, Double> within = bruteForce(body, query, 4);
             assertEquals(Math.min(5, within.size()), capped.size());
             assertTrue(within.keySet().containsAll(capped.keySet()));
@@ -380,7 +371,7 @@ class FieldTypeIT {
         rest.ok("PUT", "/ft-fingerprints/_doc/decimal?refresh=true", toJson(Map.of("fp", Long.toString(a ^ 7))));
         rest.ok("PUT", "/ft-fingerprints/_doc/two?refresh=true", toJson(Map.of("fp", List.of(SimHash.toHex(~a), SimHash.toHex(a ^ 0xF0)))));
         assertEquals(Map.of("hex", 1.0, "long", 62 / 64.0, "decimal", 61 / 64.0, "two", 60 / 64.0),
-            hits("ft-fingerprints", q("field", "fp", "hash", SimHash.toHex(a), "max_distance", 4), 10));
+            hits("ft-fingerprints", ordered("field", "fp", "hash", SimHash.toHex(a), "max_distance", 4), 10));
         for (Object bad : List.of("xyz", "0x8000000000000001", 1.5, true, Map.of("a", 1), "123456789012345678901")) {
             Rest.Answer r = rest.call("PUT", "/ft-fingerprints/_doc/bad", toJson(Map.of("fp", bad)));
             assertEquals(400, r.status(), bad + ": " + r);
@@ -424,20 +415,20 @@ class FieldTypeIT {
         try {
             Map<String, Object> numbers = docValues(TYPED, "body.simhash", "all_fp").get("numbers");
             assertNotNull(numbers);
-            assertEquals(List.of("numbers"), List.copyOf(hits(TYPED, q("field", "body.simhash", "text", "42", "max_distance", 0), 10)
+            assertEquals(List.of("numbers"), List.copyOf(hits(TYPED, ordered("field", "body.simhash", "text", "42", "max_distance", 0), 10)
                 .keySet()));
         } finally {
             rest.ok("DELETE", "/" + TYPED + "/_doc/numbers?refresh=true", null);
         }
 
         Map<Map<String, Object>, String> queries = new LinkedHashMap<>();
-        queries.put(q("field", "body.simhash", "text", "some text here", "shingle_size", 2),
+        queries.put(ordered("field", "body.simhash", "text", "some text here", "shingle_size", 2),
             "[shingle_size] does not apply to the [simhash] field [body.simhash], which fingerprints text with simhash-v2");
-        queries.put(q("field", "body.simhash", "text", "some text here", "version", "v1"), "[version] [v1] contradicts");
-        queries.put(q("field", "body.simhash", "hash", 1, "k", 0), "[k] must be between 1 and 10000");
-        queries.put(q("field", "body.simhash", "hash", 1, "k", 10001), "[k] must be between 1 and 10000");
-        queries.put(q("field", "body.simhash", "hash", 1, "include", true), "[include] only applies to [like]");
-        queries.put(q("field", "title", "hash", 1), "[field] [title] is a [text] field");
+        queries.put(ordered("field", "body.simhash", "text", "some text here", "version", "v1"), "[version] [v1] contradicts");
+        queries.put(ordered("field", "body.simhash", "hash", 1, "k", 0), "[k] must be between 1 and 10000");
+        queries.put(ordered("field", "body.simhash", "hash", 1, "k", 10001), "[k] must be between 1 and 10000");
+        queries.put(ordered("field", "body.simhash", "hash", 1, "include", true), "[include] only applies to [like]");
+        queries.put(ordered("field", "title", "hash", 1), "[field] [title] is a [text] field");
         for (Map.Entry<Map<String, Object>, String> e : queries.entrySet()) {
             Rest.Answer r = rest.post("/" + TYPED + "/_search", toJson(Map.of("query", Map.of("simhash", e.getKey()))));
             assertEquals(400, r.status(), e.getKey() + ": " + r);
@@ -550,14 +541,14 @@ class FieldTypeIT {
             rest.ok("PUT", "/ft-analyzers/_doc/1?refresh=true", toJson(Map.of("body", text)));
             Map<String, Object> values = docValues("ft-analyzers", "body.simple", "simhash.hash", "body.custom").get("1");
             assertEquals(((Number) values.get("simhash.hash")).longValue(), SimHash.parse((String) values.get("body.simple")));
-            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "simhash", "text", text, "analyzer", "keyword",
+            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", ordered("field", "simhash", "text", text, "analyzer", "keyword",
                 "max_distance", 0), 10), "the query fingerprints as the processor did");
-            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "body.simple", "text", text, "max_distance", 0), 10));
-            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "body.custom", "text", text, "max_distance", 0), 10),
+            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", ordered("field", "body.simple", "text", text, "max_distance", 0), 10));
+            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", ordered("field", "body.custom", "text", text, "max_distance", 0), 10),
                 "a field may use an analyzer of its index");
             assertNotEquals(values.get("body.simple"), values.get("body.custom"));
             // on a simhash-v1 field the query may repeat the field's options, not contradict them
-            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", q("field", "body.simple", "text", text, "analyzer", "keyword",
+            assertEquals(Map.of("1", 1.0), hits("ft-analyzers", ordered("field", "body.simple", "text", text, "analyzer", "keyword",
                 "max_distance", 0), 10));
             Rest.Answer contradiction = rest.post("/ft-analyzers/_search", toJson(Map.of("query", Map.of("simhash", Map.of(
                 "field", "body.simple", "text", text, "analyzer", "standard")))));

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static dev.simhash.it.support.Rest.ordered;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -130,22 +131,15 @@ class FoldIT {
         return out;
     }
 
-    static Map<String, Object> body(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
-    }
 
     @Test
     void equalsClientSideGreedyFoldingOfTheSameRankedHits() {
         long base = corpus.docs.stream().filter(d -> d.hash() != null).findFirst().orElseThrow().hash();
         List<Map<String, Object>> bodies = List.of(
-            body("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc"))),
-            body("query", Map.of("term", Map.of("tag", "a")), "sort", List.of(Map.of("rank", "desc"))),
-            body("query", Map.of("simhash", Map.of("field", "simhash", "hash", SimHash.toHex(base), "max_distance", 14))),
-            body("query", Map.of("bool", Map.of("should", List.of(Map.of("range", Map.of("rank", Map.of("lt", 400))),
+            ordered("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc"))),
+            ordered("query", Map.of("term", Map.of("tag", "a")), "sort", List.of(Map.of("rank", "desc"))),
+            ordered("query", Map.of("simhash", Map.of("field", "simhash", "hash", SimHash.toHex(base), "max_distance", 14))),
+            ordered("query", Map.of("bool", Map.of("should", List.of(Map.of("range", Map.of("rank", Map.of("lt", 400))),
                 Map.of("term", Map.of("tag", "b")))))));
         int[][] settings = { { 3, 300, 3 }, { 5, 500, 0 }, { 0, 100, 100 }, { 8, 1000, 2 } };
         int foldedHits = 0;
@@ -172,7 +166,7 @@ class FoldIT {
 
     @Test
     void pagesOfTheFoldedListConcatenateToTheWholeList() {
-        Map<String, Object> b = body("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")));
+        Map<String, Object> b = ordered("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")));
         List<Folded> whole = greedy(ranked(b, 400), 4, 1);
         List<Folded> paged = new ArrayList<>();
         for (int from = 0; ; from += 7) {
@@ -198,11 +192,11 @@ class FoldIT {
     @Test
     void onlyTheWindowIsFolded() {
         // the top hit and a near-duplicate ranked just beyond the window
-        Map<String, Object> b = body("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")));
+        Map<String, Object> b = ordered("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")));
         List<Map.Entry<String, Long>> all = ranked(b, 1500);
         int window = 50;
         List<Folded> expected = greedy(all.subList(0, window), 6, 0);
-        Rest.Answer a = fold("field=simhash&max_distance=6&window=" + window, body("query", Map.of("match_all", Map.of()),
+        Rest.Answer a = fold("field=simhash&max_distance=6&window=" + window, ordered("query", Map.of("match_all", Map.of()),
             "sort", List.of(Map.of("rank", "asc")), "size", 1000));
         assertEquals(expected, folded(a));
         assertEquals(window, ((Number) a.at("simhash_fold.considered")).intValue());
@@ -216,7 +210,7 @@ class FoldIT {
 
     @Test
     void responseLooksLikeASearchResponse() {
-        Rest.Answer a = fold("field=simhash&members=2", body("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")),
+        Rest.Answer a = fold("field=simhash&members=2", ordered("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")),
             "_source", List.of("rank")));
         assertEquals(200, a.status(), a.toString());
         assertTrue(a.json().get("took") instanceof Number);
@@ -234,7 +228,7 @@ class FoldIT {
         Map<String, Object> fold = a.at("simhash_fold");
         assertEquals(Map.of("field", "simhash", "max_distance", 3, "window", 100, "considered", 100, "groups", fold.get("groups")), fold);
 
-        Rest.Answer withFields = fold("field=simhash", body("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")),
+        Rest.Answer withFields = fold("field=simhash", ordered("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")),
             "docvalue_fields", List.of("simhash.hash", "rank")));
         Map<String, Object> hit = withFields.at("hits.hits.0");
         @SuppressWarnings("unchecked")
@@ -244,7 +238,7 @@ class FoldIT {
 
     @Test
     void hitsWithoutFingerprintAreNeverFolded() {
-        Map<String, Object> b = body("query", Map.of("bool", Map.of("must_not", List.of(Map.of("exists", Map.of("field", "simhash.hash"))))),
+        Map<String, Object> b = ordered("query", Map.of("bool", Map.of("must_not", List.of(Map.of("exists", Map.of("field", "simhash.hash"))))),
             "sort", List.of(Map.of("rank", "asc")), "size", 100);
         Rest.Answer a = fold("field=simhash&max_distance=64&window=100", b);
         List<Map<String, Object>> hits = a.at("hits.hits");
@@ -255,7 +249,7 @@ class FoldIT {
             assertEquals(Map.of("folded", 0), h.get("_simhash"));
         }
         // and with fingerprints, r=64 folds everything into the first hit that has one
-        Rest.Answer all = fold("field=simhash&max_distance=64&window=200", body("sort", List.of(Map.of("rank", "asc")), "size", 200));
+        Rest.Answer all = fold("field=simhash&max_distance=64&window=200", ordered("sort", List.of(Map.of("rank", "asc")), "size", 200));
         long fingerprinted = folded(all).stream().filter(f -> f.folded() > 0).count();
         assertEquals(1, fingerprinted);
     }
@@ -270,26 +264,26 @@ class FoldIT {
         List<Map<String, Object>> hits = q.at("hits.hits");
         assertEquals(3, hits.size());
         hits.forEach(h -> assertEquals("a", ((Map<?, ?>) h.get("_source")).get("tag")));
-        Rest.Answer everywhere = rest.post("/_simhash/fold?field=simhash", toJson(body("query",
+        Rest.Answer everywhere = rest.post("/_simhash/fold?field=simhash", toJson(ordered("query",
             Map.of("term", Map.of("_index", INDEX)), "sort", List.of(Map.of("rank", "asc")))));
         assertEquals(200, everywhere.status(), everywhere.toString());
-        assertEquals(folded(fold("field=simhash", body("sort", List.of(Map.of("rank", "asc"))))), folded(everywhere));
+        assertEquals(folded(fold("field=simhash", ordered("sort", List.of(Map.of("rank", "asc"))))), folded(everywhere));
     }
 
     @Test
     void otherSearchFeaturesPassThrough() {
         // collapse: the inner search returns one hit per tag, and those are folded
-        Rest.Answer collapsed = fold("field=simhash&max_distance=64", body("collapse", Map.of("field", "tag"),
+        Rest.Answer collapsed = fold("field=simhash&max_distance=64", ordered("collapse", Map.of("field", "tag"),
             "sort", List.of(Map.of("rank", "asc"))));
         assertEquals(200, collapsed.status(), collapsed.toString());
         assertEquals(2, ((Number) collapsed.at("simhash_fold.considered")).intValue());
         // explain
-        Rest.Answer explained = fold("field=simhash", body("explain", true, "query", Map.of("term", Map.of("tag", "a")), "size", 1));
+        Rest.Answer explained = fold("field=simhash", ordered("explain", true, "query", Map.of("term", Map.of("tag", "a")), "size", 1));
         assertTrue(((Map<?, ?>) explained.at("hits.hits.0")).containsKey("_explanation"), explained.toString());
         // a point in time: same folded list as the index route, and the response carries pit_id
         Rest.Answer pit = rest.ok("POST", "/" + INDEX + "/_pit?keep_alive=1m", null);
         String id = pit.at("id");
-        Map<String, Object> sorted = body("sort", List.of(Map.of("rank", "asc")), "size", 20);
+        Map<String, Object> sorted = ordered("sort", List.of(Map.of("rank", "asc")), "size", 20);
         Map<String, Object> withPit = new LinkedHashMap<>(sorted);
         withPit.put("pit", Map.of("id", id, "keep_alive", "1m"));
         Rest.Answer viaPit = rest.post("/_simhash/fold?field=simhash&max_distance=5", toJson(withPit));
@@ -307,7 +301,7 @@ class FoldIT {
     @Test
     void responseIsExactlyAsRecorded() throws IOException {
         Map<String, String> requests = new LinkedHashMap<>();
-        Map<String, Object> byRank = body("query", Map.of("range", Map.of("rank", Map.of("lt", 60))), "sort",
+        Map<String, Object> byRank = ordered("query", Map.of("range", Map.of("rank", Map.of("lt", 60))), "sort",
             List.of(Map.of("rank", "asc")), "_source", List.of("rank"));
         requests.put("members", "field=simhash&max_distance=5&members=3|" + toJson(byRank));
         Map<String, Object> paged = new LinkedHashMap<>(byRank);
@@ -316,10 +310,10 @@ class FoldIT {
         paged.put("track_total_hits", false);
         paged.put("docvalue_fields", List.of("simhash.hash"));
         requests.put("paged", "field=simhash&max_distance=8&window=40|" + toJson(paged));
-        requests.put("scored", "field=simhash&max_distance=4&members=2&window=30|" + toJson(body("query", Map.of("function_score",
+        requests.put("scored", "field=simhash&max_distance=4&members=2&window=30|" + toJson(ordered("query", Map.of("function_score",
             Map.of("query", Map.of("term", Map.of("tag", "a")), "field_value_factor", Map.of("field", "rank"), "boost_mode", "replace")),
             "_source", false, "size", 4)));
-        requests.put("empty", "field=simhash|" + toJson(body("query", Map.of("term", Map.of("tag", "none")))));
+        requests.put("empty", "field=simhash|" + toJson(ordered("query", Map.of("term", Map.of("tag", "none")))));
         Path actualDir = Path.of("target", "fold-recorded");
         Files.createDirectories(actualDir);
         Map<String, String> answers = new LinkedHashMap<>();
@@ -347,7 +341,7 @@ class FoldIT {
     void invalidParametersAnswer400NamingThem() {
         rest.ok("PUT", "/collapse-fold-wrong", "{\"mappings\": {\"properties\": {\"simhash\": {\"properties\": "
             + "{\"hash\": {\"type\": \"keyword\"}}}, \"body\": {\"type\": \"text\"}}}}");
-        String all = toJson(body("query", Map.of("match_all", Map.of())));
+        String all = toJson(ordered("query", Map.of("match_all", Map.of())));
         Map<String, String> cases = new LinkedHashMap<>();
         cases.put("/" + INDEX + "/_simhash/fold", "[field] is required");
         cases.put("/" + INDEX + "/_simhash/fold?field=", "[field] is required");
@@ -369,13 +363,13 @@ class FoldIT {
             assertTrue(a.body().contains(c.getValue().replace("\"", "\\\"")), c.getKey() + " -> " + a);
         }
         Map<String, String> bodies = new LinkedHashMap<>();
-        bodies.put(toJson(body("search_after", List.of(1))), "[search_after] is not supported");
-        bodies.put(toJson(body("aggs", Map.of("t", Map.of("terms", Map.of("field", "tag"))))), "[aggs] is not supported");
-        bodies.put(toJson(body("profile", true)), "[profile] is not supported");
-        bodies.put(toJson(body("size", -1)), "[size]");
-        bodies.put(toJson(body("bogus", 1)), "[bogus]");
+        bodies.put(toJson(ordered("search_after", List.of(1))), "[search_after] is not supported");
+        bodies.put(toJson(ordered("aggs", Map.of("t", Map.of("terms", Map.of("field", "tag"))))), "[aggs] is not supported");
+        bodies.put(toJson(ordered("profile", true)), "[profile] is not supported");
+        bodies.put(toJson(ordered("size", -1)), "[size]");
+        bodies.put(toJson(ordered("bogus", 1)), "[bogus]");
         bodies.put("{\"query\": ", "");
-        bodies.put(toJson(body("query", Map.of("simhash", Map.of("field", "simhash", "hash", "xyz")))), "[hash]");
+        bodies.put(toJson(ordered("query", Map.of("simhash", Map.of("field", "simhash", "hash", "xyz")))), "[hash]");
         for (Map.Entry<String, String> c : bodies.entrySet()) {
             Rest.Answer a = rest.post("/" + INDEX + "/_simhash/fold?field=simhash", c.getKey());
             assertEquals(400, a.status(), c.getKey() + " -> " + a);

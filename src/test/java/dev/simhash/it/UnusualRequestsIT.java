@@ -22,7 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import static dev.simhash.it.DuplicatesIT.assertSameGroups;
-import static dev.simhash.it.DuplicatesIT.body;
+import static dev.simhash.it.support.Rest.ordered;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -140,7 +140,7 @@ class UnusualRequestsIT {
 
     private List<Group> report(String index, int r) {
         Rest.Answer a = rest.post("/" + index + "/_simhash/duplicates",
-            toJson(body("field", "simhash", "max_distance", r, "size", 1000, "max_members", 10000)));
+            toJson(ordered("field", "simhash", "max_distance", r, "size", 1000, "max_members", 10000)));
         assertEquals(200, a.status(), index + " r=" + r + " -> " + a);
         assertEquals(corpus.docs.stream().filter(d -> d.hash() != null).count() * index.split(",").length,
             ((Number) a.at("total_docs")).longValue(), "every fingerprint read");
@@ -176,7 +176,7 @@ class UnusualRequestsIT {
         String upper = first.groupId().toUpperCase(Locale.ROOT);
         rest.ok("POST", "/" + DEFAULT_WINDOW + "/_update/" + member + "?refresh=true", toJson(Map.of("doc", Map.of("dup_group", upper))));
         Rest.Answer a = rest.post("/" + DEFAULT_WINDOW + "/_simhash/duplicates",
-            toJson(body("field", "simhash", "max_distance", 3, "write_group_id", "dup_group")));
+            toJson(ordered("field", "simhash", "max_distance", 3, "write_group_id", "dup_group")));
         assertEquals(200, a.status(), a.toString());
         rest.ok("POST", "/" + DEFAULT_WINDOW + "/_refresh", null);
         Rest.Answer doc = rest.ok("GET", "/" + DEFAULT_WINDOW + "/_doc/" + member, null);

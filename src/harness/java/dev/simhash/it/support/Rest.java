@@ -121,6 +121,18 @@ public final class Rest {
         }
     }
 
+    /** A JSON object from alternating keys and values, in that order (e.g. a request body). */
+    public static Map<String, Object> ordered(Object... kv) {
+        if (kv.length % 2 != 0) {
+            throw new IllegalArgumentException("keys and values must alternate, got " + kv.length + " items");
+        }
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
     /** Serializes a value (maps, lists, strings, numbers) as JSON. */
     public static String toJson(Object value) {
         try {
