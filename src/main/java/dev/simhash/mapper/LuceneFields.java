@@ -48,8 +48,7 @@ final class LuceneFields {
     }
 
     /** The four block terms of the fingerprint read from {@code value} when Lucene indexes the document. */
-    static Field blockTerms(String name, LongSupplier value) {
-        BlockTermLayout layout = BlockTermLayout.packed(name);
+    static Field blockTerms(String name, BlockTermLayout layout, LongSupplier value) {
         return new Field(name, TERMS_TYPE) {
             @Override
             public TokenStream tokenStream(Analyzer analyzer, TokenStream reuse) {

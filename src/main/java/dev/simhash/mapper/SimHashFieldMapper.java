@@ -215,7 +215,7 @@ public final class SimHashFieldMapper extends FieldMapper {
         if (input == Input.FINGERPRINT) {
             long h = readFingerprint(parser, token);
             context.doc().add(LuceneFields.docValue(fullPath(), () -> h));
-            context.doc().add(LuceneFields.blockTerms(fullPath(), () -> h));
+            context.doc().add(LuceneFields.blockTerms(fullPath(), fieldType().blockLayout(), () -> h));
             return;
         }
         // a value given to this field itself must be text; one that reaches it from a parent (multi-field) or through
@@ -286,7 +286,7 @@ public final class SimHashFieldMapper extends FieldMapper {
     private void addFields(LuceneDocument doc, PendingFingerprint pending) {
         pending.added = true;
         doc.add(LuceneFields.docValue(fullPath(), pending::fingerprint));
-        doc.add(LuceneFields.blockTerms(fullPath(), pending::fingerprint));
+        doc.add(LuceneFields.blockTerms(fullPath(), fieldType().blockLayout(), pending::fingerprint));
     }
 
     /**

@@ -40,6 +40,7 @@ public final class SimHashFieldType extends CompatFieldType {
     private final FingerprintSpec.Version version;
     private final FingerprintSpec spec;
     private final TextFingerprinter fingerprinter;
+    private final BlockTermLayout blockLayout;
 
     SimHashFieldType(String name, SimHashFieldMapper.Input input, FingerprintSpec.Version version, FingerprintSpec spec,
                      TextFingerprinter fingerprinter, Map<String, String> meta) {
@@ -48,6 +49,7 @@ public final class SimHashFieldType extends CompatFieldType {
         this.version = version;
         this.spec = spec;
         this.fingerprinter = fingerprinter;
+        this.blockLayout = BlockTermLayout.packed(name);
     }
 
     /** The field type's meta key that carries the version, so that field capabilities (fold, report) show it. */
@@ -98,7 +100,7 @@ public final class SimHashFieldType extends CompatFieldType {
 
     /** The indexed block terms: all four blocks in this field. */
     public BlockTermLayout blockLayout() {
-        return BlockTermLayout.packed(name());
+        return blockLayout;
     }
 
     @Override
