@@ -27,33 +27,14 @@ public final class CharFolding {
 
     /** NFKC, then per code point: lowercase ({@link Character#toLowerCase(int)}), then the folding table. */
     public static String fold(CharSequence text) {
-        // most text is already NFKC and much of it needs no change: no copy then (the result is the same)
-        String nfkc = Normalizer.isNormalized(text, Normalizer.Form.NFKC) ? text.toString()
-            : Normalizer.normalize(text, Normalizer.Form.NFKC);
-        int i = 0;
-        while (i < nfkc.length()) {
-            int cp = nfkc.codePointAt(i);
-            if (foldCodePoint(Character.toLowerCase(cp)) != cp) {
-                break;
-            }
-            i += Character.charCount(cp);
-        }
-        if (i == nfkc.length()) {
-            return nfkc;
-        }
-        StringBuilder sb = new StringBuilder(nfkc.length());
-        sb.append(nfkc, 0, i);
-        while (i < nfkc.length()) {
-            int cp = nfkc.codePointAt(i);
-            i += Character.charCount(cp);
-            sb.appendCodePoint(foldCodePoint(Character.toLowerCase(cp)));
-        }
-        return sb.toString();
+        Buffer b = new Buffer();
+        fold(text, b);
+        return b.toString();
     }
 
     /**
-     * The same folding as {@link #fold(CharSequence)}, written into a reusable buffer instead of a new string: one table
-     * lookup per char for the BMP (lowercase and table in one), the code point path for surrogates.
+     * {@link #fold(CharSequence)} written into a reusable buffer instead of a new string: one table lookup per char for the
+     * BMP (lowercase and table in one), the code point path for surrogates.
      */
     public static void fold(CharSequence text, Buffer out) {
         String nfkc = Normalizer.isNormalized(text, Normalizer.Form.NFKC) ? text.toString() : Normalizer.normalize(text, Normalizer.Form.NFKC);
