@@ -359,7 +359,7 @@ class CalibrateIT {
         assertError(calibrate(INDEX, ordered("field", "title_fp", "source_field", "nope")), 400, "[source_field] [nope] is not mapped");
     }
 
-    private static void assertError(Rest.Answer a, int status, String message) {
+    static void assertError(Rest.Answer a, int status, String message) {
         assertEquals(status, a.status(), a.toString());
         assertNotNull(a.body());
         assertTrue(a.body().contains(message), "expected [" + message + "] in " + a);

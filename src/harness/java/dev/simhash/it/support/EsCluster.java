@@ -99,7 +99,11 @@ public final class EsCluster implements AutoCloseable {
     }
 
     private RestClient newClient(String user) {
-        var builder = RestClient.builder(nodes.stream().map(n -> new HttpHost("127.0.0.1", n.httpPort, "http")).toArray(HttpHost[]::new));
+        return newClient(user, nodes);
+    }
+
+    private RestClient newClient(String user, List<Node> to) {
+        var builder = RestClient.builder(to.stream().map(n -> new HttpHost("127.0.0.1", n.httpPort, "http")).toArray(HttpHost[]::new));
         if (user != null) {
             String token = java.util.Base64.getEncoder()
                 .encodeToString((user + ":" + users.get(user)[0]).getBytes(StandardCharsets.UTF_8));
@@ -131,6 +135,21 @@ public final class EsCluster implements AutoCloseable {
     /** A JSON helper over {@link #client()}. */
     public Rest rest() {
         return new Rest(client);
+    }
+
+    /**
+     * A JSON helper that sends every request to node {@code i} only, which coordinates it (as the superuser when
+     * secured); closed with the cluster.
+     */
+    public synchronized Rest rest(int i) {
+        RestClient c = newClient(superUser, List.of(nodes.get(i)));
+        extraClients.add(c);
+        return new Rest(c);
+    }
+
+    /** The {@code node.name} of node {@code i}. */
+    public String nodeName(int i) {
+        return nodes.get(i).name;
     }
 
     /**
