@@ -61,7 +61,7 @@ public final class DemoIndex {
         rest.ok("PUT", "/" + index, toJson(Map.of("settings", settings, "mappings", Map.of("properties", props))));
     }
 
-    /** Indexes every document of the corpus with one {@code _bulk} request through the pipeline. */
+    /** Indexes every document of the corpus with one {@code _bulk} request (the field type fingerprints them as they are indexed). */
     public void load(DemoCorpus corpus) {
         StringBuilder ndjson = new StringBuilder();
         for (DemoCorpus.Doc d : corpus.docs()) {
