@@ -27,6 +27,7 @@ import dev.simhash.weights.PutWeightsAction;
 import dev.simhash.weights.RestWeightsActions;
 import dev.simhash.weights.StoreWeightsAction;
 import dev.simhash.weights.TransportPutWeightsAction;
+import dev.simhash.weights.WeightsChanges;
 import dev.simhash.weights.WeightsMetadata;
 import dev.simhash.weights.WeightsRegistry;
 import dev.simhash.weights.WeightsStatus;
@@ -70,7 +71,7 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
     protected Collection<?> components(PluginServices services) {
         CompatProjectCustom.Access access = CompatProjectCustom.Access.of(services);
         weights.start(services.clusterService(), access);
-        return List.of(weights, access);
+        return List.of(weights, access, new WeightsChanges(services.clusterService(), access));
     }
 
     @Override

@@ -11,7 +11,6 @@ import org.elasticsearch.action.support.ActionFilters;
 import org.elasticsearch.action.support.master.AcknowledgedRequest;
 import org.elasticsearch.action.support.master.AcknowledgedResponse;
 import org.elasticsearch.action.support.master.AcknowledgedTransportMasterNodeAction;
-import org.elasticsearch.cluster.AckedClusterStateUpdateTask;
 import org.elasticsearch.cluster.ClusterState;
 import org.elasticsearch.cluster.block.ClusterBlockException;
 import org.elasticsearch.cluster.block.ClusterBlockLevel;
@@ -148,39 +147,62 @@ public final class DeleteWeightsAction {
         }
     }
 
+    /** The error of a table that is in use: 409 naming (the first of) its users. */
+    static ElasticsearchStatusException inUse(String name, List<String> users) {
+        return new ElasticsearchStatusException("feature-weight table [" + name + "] is in use by " + users.size() + ": "
+            + String.join(", ", users.subList(0, Math.min(MAX_USERS_LISTED, users.size())))
+            + (users.size() > MAX_USERS_LISTED ? ", ..." : "")
+            + "; delete or change those first (a mapping's field keeps its table: reindex into a new index)", RestStatus.CONFLICT);
+    }
+
+    /**
+     * Deleting the table, as a change of the master's batch: on the tables the changes before it in the batch left; its
+     * users are read from the batch's state (the batch changes only tables).
+     */
+    static final class Delete extends WeightsChanges.Change {
+        private final CompatProjectCustom.Access access;
+        private final String name;
+
+        Delete(CompatProjectCustom.Access access, Request request, ActionListener<AcknowledgedResponse> listener) {
+            super(request, listener);
+            this.access = access;
+            this.name = request.name();
+        }
+
+        @Override
+        WeightsMetadata apply(WeightsMetadata tables, ClusterState state) {
+            if (!tables.tables().containsKey(name)) {
+                throw notFound(name);
+            }
+            List<String> users = users(access, state, name);
+            if (!users.isEmpty()) {
+                throw inUse(name, users);
+            }
+            return tables.without(name);
+        }
+
+        @Override
+        public String toString() {
+            return "delete [" + name + "]";
+        }
+    }
+
     /** Runs on the master. */
     public static final class Transport extends AcknowledgedTransportMasterNodeAction<Request> {
         private final CompatProjectCustom.Access access;
+        private final WeightsChanges changes;
 
         @Inject
         public Transport(TransportService transportService, ClusterService clusterService, ThreadPool threadPool,
-                         ActionFilters actionFilters, CompatProjectCustom.Access access) {
+                         ActionFilters actionFilters, CompatProjectCustom.Access access, WeightsChanges changes) {
             super(NAME, transportService, clusterService, threadPool, actionFilters, Request::new, EsExecutors.DIRECT_EXECUTOR_SERVICE);
             this.access = access;
+            this.changes = changes;
         }
 
         @Override
         protected void masterOperation(Task task, Request request, ClusterState state, ActionListener<AcknowledgedResponse> listener) {
-            String name = request.name();
-            clusterService.submitUnbatchedStateUpdateTask("simhash-delete-weights [" + name + "]",
-                new AckedClusterStateUpdateTask(request, listener) {
-                    @Override
-                    public ClusterState execute(ClusterState current) {
-                        WeightsMetadata m = access.custom(current, WeightsMetadata.TYPE);
-                        if (m == null || !m.tables().containsKey(name)) {
-                            throw notFound(name);
-                        }
-                        List<String> users = users(access, current, name);
-                        if (!users.isEmpty()) {
-                            throw new ElasticsearchStatusException("feature-weight table [" + name + "] is in use by " + users.size() + ": "
-                                + String.join(", ", users.subList(0, Math.min(MAX_USERS_LISTED, users.size())))
-                                + (users.size() > MAX_USERS_LISTED ? ", ..." : "")
-                                + "; delete or change those first (a mapping's field keeps its table: reindex into a new index)",
-                                RestStatus.CONFLICT);
-                        }
-                        return access.withCustom(current, WeightsMetadata.TYPE, m.without(name));
-                    }
-                });
+            changes.submit("simhash-delete-weights [" + request.name() + "]", new Delete(access, request, listener), request);
         }
 
         @Override

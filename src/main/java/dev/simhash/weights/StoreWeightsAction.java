@@ -1,7 +1,5 @@
 package dev.simhash.weights;
 
-import dev.simhash.compat.CompatProjectCustom;
-
 import org.elasticsearch.ElasticsearchStatusException;
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -10,7 +8,6 @@ import org.elasticsearch.action.support.ActionFilters;
 import org.elasticsearch.action.support.master.AcknowledgedRequest;
 import org.elasticsearch.action.support.master.AcknowledgedResponse;
 import org.elasticsearch.action.support.master.AcknowledgedTransportMasterNodeAction;
-import org.elasticsearch.cluster.AckedClusterStateUpdateTask;
 import org.elasticsearch.cluster.ClusterState;
 import org.elasticsearch.cluster.block.ClusterBlockException;
 import org.elasticsearch.cluster.block.ClusterBlockLevel;
@@ -74,37 +71,53 @@ public final class StoreWeightsAction {
             + "a new name (delete the old one when nothing uses it)", RestStatus.CONFLICT);
     }
 
+    /** The error of tables that would hold too many features together: 400. */
+    static IllegalArgumentException tooManyFeatures(long total) {
+        return new IllegalArgumentException("[features] the cluster's feature-weight tables would hold " + total + " features, at most "
+            + WeightsTable.MAX_TOTAL_FEATURES + " are allowed (tables live in the cluster state); delete tables that are no longer used");
+    }
+
+    /** Adding the table, as a change of the master's batch: on the tables the changes before it in the batch left. */
+    static final class Put extends WeightsChanges.Change {
+        private final WeightsTable table;
+
+        Put(Request request, ActionListener<AcknowledgedResponse> listener) {
+            super(request, listener);
+            this.table = request.table();
+        }
+
+        @Override
+        WeightsMetadata apply(WeightsMetadata tables, ClusterState state) {
+            if (tables.tables().containsKey(table.name())) {
+                throw exists(table.name());
+            }
+            long total = tables.totalFeatures() + table.size();
+            if (total > WeightsTable.MAX_TOTAL_FEATURES) {
+                throw tooManyFeatures(total);
+            }
+            return tables.with(table);
+        }
+
+        @Override
+        public String toString() {
+            return "put [" + table.name() + "]";
+        }
+    }
+
     /** Runs on the master. */
     public static final class Transport extends AcknowledgedTransportMasterNodeAction<Request> {
-        private final CompatProjectCustom.Access access;
+        private final WeightsChanges changes;
 
         @Inject
         public Transport(TransportService transportService, ClusterService clusterService, ThreadPool threadPool,
-                         ActionFilters actionFilters, CompatProjectCustom.Access access) {
+                         ActionFilters actionFilters, WeightsChanges changes) {
             super(NAME, transportService, clusterService, threadPool, actionFilters, Request::new, EsExecutors.DIRECT_EXECUTOR_SERVICE);
-            this.access = access;
+            this.changes = changes;
         }
 
         @Override
         protected void masterOperation(Task task, Request request, ClusterState state, ActionListener<AcknowledgedResponse> listener) {
-            WeightsTable table = request.table();
-            clusterService.submitUnbatchedStateUpdateTask("simhash-put-weights [" + table.name() + "]",
-                new AckedClusterStateUpdateTask(request, listener) {
-                    @Override
-                    public ClusterState execute(ClusterState current) {
-                        WeightsMetadata m = access.custom(current, WeightsMetadata.TYPE);
-                        m = m == null ? WeightsMetadata.EMPTY : m;
-                        if (m.tables().containsKey(table.name())) {
-                            throw exists(table.name());
-                        }
-                        if (m.totalFeatures() + table.size() > WeightsTable.MAX_TOTAL_FEATURES) {
-                            throw new IllegalArgumentException("[features] the cluster's feature-weight tables would hold "
-                                + (m.totalFeatures() + table.size()) + " features, at most " + WeightsTable.MAX_TOTAL_FEATURES
-                                + " are allowed (tables live in the cluster state); delete tables that are no longer used");
-                        }
-                        return access.withCustom(current, WeightsMetadata.TYPE, m.with(table));
-                    }
-                });
+            changes.submit("simhash-put-weights [" + request.table().name() + "]", new Put(request, listener), request);
         }
 
         @Override

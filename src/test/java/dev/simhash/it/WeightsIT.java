@@ -17,6 +17,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * background), used by a pipeline, a {@code simhash} field and a {@code text} query; the node restarted (SIGKILL): the table
  * and every fingerprint are unchanged and the pipeline and field still fingerprint with it; errors: bad names, malformed
  * uploads, missing tables, other versions, a table in use (by pipelines, indices and index templates of every kind); a user
- * without {@code manage} cannot create tables.
+ * without {@code manage} cannot create tables; concurrent puts and deletes (batched on the master) as if one after another.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WeightsIT {
@@ -274,6 +280,109 @@ class WeightsIT {
         admin.ok("DELETE", "/_template/tpl-legacy", null);
         admin.ok("DELETE", "/_simhash/weights/tpl-idf", null);
         assertEquals(404, admin.get("/_simhash/weights/tpl-idf").status());
+    }
+
+    /** Sends the requests all at once (one thread each, released together) and gives their answers in the same order. */
+    private static List<Rest.Answer> concurrently(List<Callable<Rest.Answer>> requests) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(requests.size());
+        try {
+            CyclicBarrier start = new CyclicBarrier(requests.size());
+            List<Future<Rest.Answer>> futures = new ArrayList<>();
+            for (Callable<Rest.Answer> r : requests) {
+                futures.add(pool.submit(() -> {
+                    start.await(30, TimeUnit.SECONDS);
+                    return r.call();
+                }));
+            }
+            List<Rest.Answer> answers = new ArrayList<>();
+            for (Future<Rest.Answer> f : futures) {
+                answers.add(f.get(120, TimeUnit.SECONDS));
+            }
+            return answers;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static final int CONCURRENT = 8;
+
+    /**
+     * Table changes reach the master together and run there as batches: of concurrent puts of one new name exactly one
+     * stores its table and the others are refused as for a taken name (a batch whose changes did not each see the ones
+     * before it would store several, the last one winning, and answer 200 to all); concurrent puts of distinct names are
+     * all stored (none lost by a later change of the batch overwriting the tables an earlier one left); of concurrent
+     * deletes of one table exactly one deletes it and the others find it gone.
+     */
+    @Test
+    void concurrentChangesOfTablesAreAppliedOneAfterAnother() throws Exception {
+        List<Callable<Rest.Answer>> sameName = new ArrayList<>();
+        for (int i = 0; i < CONCURRENT; i++) {
+            String body = "{\"version\": \"v2\", \"features\": {\"the\": 0.5}, \"default_weight\": " + (i + 1) + "}";
+            sameName.add(() -> admin.put("/_simhash/weights/race-idf", body));
+        }
+        List<Rest.Answer> puts = concurrently(sameName);
+        List<Integer> winners = new ArrayList<>();
+        for (int i = 0; i < CONCURRENT; i++) {
+            Rest.Answer a = puts.get(i);
+            if (a.status() == 200) {
+                winners.add(i);
+            } else {
+                assertEquals(409, a.status(), a.toString());
+                assertTrue(a.body().contains("feature-weight table [race-idf] already exists; tables are immutable: a new table is a new "
+                    + "name (delete the old one when nothing uses it)"), a.body());
+            }
+        }
+        assertEquals(1, winners.size(), "exactly one put stores the table: " + puts);
+        // the stored table is the winner's (each put had its own default weight)
+        assertEquals(winners.get(0) + 1.0,
+            ((Number) admin.ok("GET", "/_simhash/weights/race-idf", null).at("default_weight")).doubleValue(), 0.0);
+
+        List<Callable<Rest.Answer>> distinct = new ArrayList<>();
+        for (int i = 0; i < CONCURRENT; i++) {
+            String name = "race-" + i;
+            distinct.add(() -> admin.put("/_simhash/weights/" + name, "{\"version\": \"v2\", \"features\": {\"w" + name + "\": 1}}"));
+        }
+        for (Rest.Answer a : concurrently(distinct)) {
+            assertEquals(200, a.status(), a.toString());
+        }
+        List<Map<String, Object>> list = admin.ok("GET", "/_simhash/weights", null).at("tables");
+        List<String> names = list.stream().map(t -> (String) t.get("name")).toList();
+        for (int i = 0; i < CONCURRENT; i++) {
+            assertTrue(names.contains("race-" + i), "race-" + i + " is listed: " + names);
+            assertEquals(List.of("wrace-" + i), List.copyOf(((Map<?, ?>) admin.ok("GET", "/_simhash/weights/race-" + i + "?features=true", null)
+                .json().get("features")).keySet()));
+        }
+        assertTrue(names.contains("race-idf"), names.toString());
+
+        List<Callable<Rest.Answer>> deletes = new ArrayList<>();
+        for (int i = 0; i < CONCURRENT; i++) {
+            deletes.add(() -> admin.delete("/_simhash/weights/race-idf"));
+        }
+        List<Rest.Answer> deleted = concurrently(deletes);
+        int ok = 0;
+        for (Rest.Answer a : deleted) {
+            if (a.status() == 200) {
+                ok++;
+                assertEquals(Boolean.TRUE, a.json().get("acknowledged"), a.toString());
+            } else {
+                assertEquals(404, a.status(), a.toString());
+                assertTrue(a.body().contains("feature-weight table [race-idf] not found"), a.body());
+            }
+        }
+        assertEquals(1, ok, "exactly one delete removes the table: " + deleted);
+        assertEquals(404, admin.get("/_simhash/weights/race-idf").status());
+
+        // the distinct tables go the same way, all at once
+        List<Callable<Rest.Answer>> cleanup = new ArrayList<>();
+        for (int i = 0; i < CONCURRENT; i++) {
+            String name = "race-" + i;
+            cleanup.add(() -> admin.delete("/_simhash/weights/" + name));
+        }
+        for (Rest.Answer a : concurrently(cleanup)) {
+            assertEquals(200, a.status(), a.toString());
+        }
+        List<Map<String, Object>> left = admin.ok("GET", "/_simhash/weights", null).at("tables");
+        assertTrue(left.stream().noneMatch(t -> ((String) t.get("name")).startsWith("race-")), left.toString());
     }
 
     private static List<String> sortedIds(Rest.Answer a) {
