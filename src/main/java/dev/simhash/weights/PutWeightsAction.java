@@ -348,26 +348,37 @@ public final class PutWeightsAction {
         }
     }
 
-    /** The table made: its name, version, size and source. */
+    /**
+     * The table made: whether every node acknowledged the cluster state that holds it (false: stored, but some node had
+     * not applied it within the ack timeout), its name, version, size and source.
+     */
     public static final class Response extends ActionResponse implements ToXContentObject {
         private final WeightsTable table;
+        private final boolean acknowledged;
 
-        Response(WeightsTable table) {
+        Response(WeightsTable table, boolean acknowledged) {
             this.table = table;
+            this.acknowledged = acknowledged;
         }
 
         public Response(StreamInput in) throws IOException {
             this.table = WeightsMetadata.readTable(in);
+            this.acknowledged = in.readBoolean();
         }
 
         @Override
         public void writeTo(StreamOutput out) throws IOException {
             WeightsMetadata.writeTable(out, table);
+            out.writeBoolean(acknowledged);
+        }
+
+        public boolean isAcknowledged() {
+            return acknowledged;
         }
 
         @Override
         public XContentBuilder toXContent(XContentBuilder b, Params params) throws IOException {
-            b.startObject().field("acknowledged", true).field("name", table.name());
+            b.startObject().field("acknowledged", acknowledged).field("name", table.name());
             WeightsMetadata.tableToXContent(b, table, 0);
             return b.endObject();
         }

@@ -109,7 +109,7 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
                        ActionListener<PutWeightsAction.Response> listener) {
         task.phase("store");
         child.execute(StoreWeightsAction.INSTANCE, new StoreWeightsAction.Request(table),
-            listener.delegateFailureAndWrap((l, r) -> l.onResponse(new PutWeightsAction.Response(table))));
+            listener.delegateFailureAndWrap((l, r) -> l.onResponse(new PutWeightsAction.Response(table, r.isAcknowledged()))));
     }
 
     /**

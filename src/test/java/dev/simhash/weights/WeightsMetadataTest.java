@@ -56,4 +56,22 @@ public class WeightsMetadataTest extends ESTestCase {
         assertEquals(WeightsMetadata.EMPTY, m.without("news-idf").without("v1-up"));
         assertNotNull(ChunkedToXContent.class);
     }
+
+    /** PUT's response carries the store's acknowledgement (false after an ack timeout), over the wire and in its JSON. */
+    public void testPutResponseCarriesTheAcknowledgement() throws Exception {
+        WeightsTable table = sample().tables().get("news-idf");
+        for (boolean acked : new boolean[] { true, false }) {
+            BytesStreamOutput out = new BytesStreamOutput();
+            new PutWeightsAction.Response(table, acked).writeTo(out);
+            try (StreamInput in = out.bytes().streamInput()) {
+                PutWeightsAction.Response back = new PutWeightsAction.Response(in);
+                assertEquals(acked, back.isAcknowledged());
+                XContentBuilder b = JsonXContent.contentBuilder();
+                back.toXContent(b, ToXContent.EMPTY_PARAMS);
+                String json = BytesReference.bytes(b).utf8ToString();
+                assertTrue(json, json.startsWith("{\"acknowledged\":" + acked + ",\"name\":\"news-idf\""));
+                assertEquals(0, in.available());
+            }
+        }
+    }
 }
