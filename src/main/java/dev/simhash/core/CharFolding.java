@@ -1,6 +1,7 @@
 package dev.simhash.core;
 
 import java.text.Normalizer;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -22,6 +23,54 @@ public final class CharFolding {
     private static final char CODE_POINT_PATH = '\uD800';
     /** Per BMP char that is not a surrogate: lowercase, then the table, as one char; {@link #CODE_POINT_PATH} otherwise. */
     private static final char[] FOLDED_CHARS = foldedChars();
+    /** Marks a char of {@link #STABLE_FOLDED_CHARS} that NFKC may change ({@link #nfkcStable} is false). */
+    private static final char NOT_STABLE = '\uD801';
+    /** Marks a char of {@link #STABLE_FOLDED_CHARS} whose NFKC is other chars, all stable: see {@link #EXPANSIONS}. */
+    private static final char EXPANDS = '\uD802';
+    /** The chars marked {@link #EXPANDS}, in ascending order. */
+    private static final char[] EXPANDING;
+    /** Per char of {@link #EXPANDING} (same index): the folded chars of its NFKC. */
+    private static final char[][] EXPANSIONS;
+    /**
+     * {@link #FOLDED_CHARS} for text not yet normalised: {@link #EXPANDS} for a char whose NFKC is other {@link #nfkcStable}
+     * chars (each folds to one BMP char), {@link #NOT_STABLE} for any other char that is not {@link #nfkcStable}.
+     */
+    private static final char[] STABLE_FOLDED_CHARS;
+
+    static {
+        char[] table = FOLDED_CHARS.clone();
+        StringBuilder expanding = new StringBuilder();
+        java.util.List<char[]> expansions = new java.util.ArrayList<>();
+        for (int c = 0; c < table.length; c++) {
+            if (nfkcStable((char) c)) {
+                continue;
+            }
+            char[] e = Character.isSurrogate((char) c) ? null : stableExpansion(Normalizer.normalize(String.valueOf((char) c), Normalizer.Form.NFKC));
+            if (e == null) {
+                table[c] = NOT_STABLE;
+            } else {
+                table[c] = EXPANDS;
+                expanding.append((char) c);
+                expansions.add(e);
+            }
+        }
+        STABLE_FOLDED_CHARS = table;
+        EXPANDING = expanding.toString().toCharArray();
+        EXPANSIONS = expansions.toArray(new char[0][]);
+    }
+
+    /** The folded chars of an NFKC form made only of stable chars that each fold to one BMP char, else null. */
+    private static char[] stableExpansion(String nfkc) {
+        char[] e = new char[nfkc.length()];
+        for (int i = 0; i < e.length; i++) {
+            char d = nfkc.charAt(i);
+            if (!nfkcStable(d) || FOLDED_CHARS[d] == CODE_POINT_PATH) {
+                return null;
+            }
+            e[i] = FOLDED_CHARS[d];
+        }
+        return e.length == 0 ? null : e;
+    }
 
     private CharFolding() {}
 
@@ -34,28 +83,74 @@ public final class CharFolding {
 
     /**
      * {@link #fold(CharSequence)} written into a reusable buffer instead of a new string: one table lookup per char for the
-     * BMP (lowercase and table in one), the code point path for surrogates.
+     * BMP (lowercase and table in one), the code point path for surrogates. Text made only of chars that NFKC leaves as
+     * they are whatever their neighbours ({@link #nfkcStable}: nearly all text) is folded without the normaliser.
      */
     public static void fold(CharSequence text, Buffer out) {
-        String nfkc = Normalizer.isNormalized(text, Normalizer.Form.NFKC) ? text.toString() : Normalizer.normalize(text, Normalizer.Form.NFKC);
-        int n = nfkc.length();
+        int n = text.length();
         char[] src = out.source(n);
-        nfkc.getChars(0, n, src, 0);
+        text.toString().getChars(0, n, src, 0);
         // a BMP char folds to at most two chars (an image outside the BMP); a surrogate pair to at most two
         char[] c = out.capacity(2 * n);
-        char[] map = FOLDED_CHARS;
+        int p = foldChars(src, n, c, STABLE_FOLDED_CHARS);
+        if (p < 0) {
+            // a char NFKC may change, or that may combine with a neighbour: normalise the whole text, then fold
+            String nfkc = Normalizer.normalize(text, Normalizer.Form.NFKC);
+            n = nfkc.length();
+            src = out.source(n);
+            nfkc.getChars(0, n, src, 0);
+            c = out.capacity(2 * n);
+            p = foldChars(src, n, c, FOLDED_CHARS);
+        }
+        out.length = p;
+    }
+
+    /** Folds {@code src[0 .. n)} into {@code c} by {@code map}; returns the folded length, or -1 at a {@link #NOT_STABLE} char. */
+    private static int foldChars(char[] src, int n, char[] c, char[] map) {
         int p = 0;
         for (int i = 0; i < n; i++) {
             char f = map[src[i]];
-            if (f != CODE_POINT_PATH) {
+            if (f < CODE_POINT_PATH || f > EXPANDS) {
                 c[p++] = f;
                 continue;
+            }
+            if (f == EXPANDS) {
+                // a char whose NFKC is other stable chars (e.g. a full-width comma): their folded chars, if they fit
+                char[] e = EXPANSIONS[Arrays.binarySearch(EXPANDING, src[i])];
+                if (p + e.length + 2 * (n - i - 1) > c.length) {
+                    return -1;
+                }
+                System.arraycopy(e, 0, c, p, e.length);
+                p += e.length;
+                continue;
+            }
+            if (f == NOT_STABLE) {
+                return -1;
             }
             int cp = Character.codePointAt(src, i, n);
             i += Character.charCount(cp) - 1;
             p += Character.toChars(foldCodePoint(Character.toLowerCase(cp)), c, p);
         }
-        out.length = p;
+        return p;
+    }
+
+    /**
+     * Whether NFKC leaves this BMP char as it is in any text made of such chars: its own NFKC is itself (NFKC_QC=Yes
+     * or Maybe), it is no mark (a combining class other than 0 or a composition with the char before it: general
+     * categories Mn, Mc, Me) and no conjoining Hangul jamo (a vowel or final jamo composes with the syllable before
+     * it). Such text is its own NFKC: the quick check of UAX #15 answers yes for chars of NFKC_QC=Yes and combining
+     * class 0, and every NFKC_QC=Maybe char is a mark or a conjoining jamo. Surrogates are not stable (supplementary
+     * chars take the normaliser).
+     */
+    static boolean nfkcStable(char c) {
+        if (Character.isSurrogate(c) || c >= 0x1100 && c <= 0x11FF || c >= 0xA960 && c <= 0xA97F || c >= 0xD7B0 && c <= 0xD7FF) {
+            return false;
+        }
+        int type = Character.getType(c);
+        if (type == Character.NON_SPACING_MARK || type == Character.COMBINING_SPACING_MARK || type == Character.ENCLOSING_MARK) {
+            return false;
+        }
+        return Normalizer.isNormalized(String.valueOf(c), Normalizer.Form.NFKC);
     }
 
     /** A reusable char buffer for {@link #fold(CharSequence, Buffer)}: the folded text is {@code chars()[0 .. length())}. Not thread-safe. */

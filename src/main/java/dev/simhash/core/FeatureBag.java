@@ -29,7 +29,7 @@ public final class FeatureBag {
     private static final ThreadLocal<FeatureBag> THREAD_BAG = ThreadLocal.withInitial(() -> new FeatureBag(FingerprintOptions.DEFAULTS));
 
     private FingerprintOptions options;
-    /** simhash-v2's features: every token, and from the second token on the previous token, a space and the token. */
+    /** simhash-v2: its features (every token, and from the second token on the previous token, a space and the token) and its weights. */
     private boolean adjacentPairs;
     /** Per-feature factors multiplying the weights (a feature-weight table); null for none. */
     private ToDoubleFunction<String> factors;
@@ -334,24 +334,28 @@ public final class FeatureBag {
         }
         SimHashAccumulator acc = accumulator;
         acc.reset();
-        Weighting weighting = options.weighting();
         if (factors != null) {
-            return weightedFingerprint(acc, weighting);
+            return weightedFingerprint(acc);
         }
         if (byteMode) {
             for (int id = 0; id < size; id++) {
-                acc.add(hashes[id], weighting.weight(frequencies[id]));
+                acc.add(hashes[id], weight(frequencies[id]));
             }
         } else {
             for (int id = 0; id < size; id++) {
-                acc.add(hasher.hash(features[id]), weighting.weight(frequencies[id]));
+                acc.add(hasher.hash(features[id]), weight(frequencies[id]));
             }
         }
         return OptionalLong.of(acc.fingerprint());
     }
 
+    /** The weight of a feature occurring tf times: simhash-v2's (step 4), or by the weighting of simhash-v1. */
+    private double weight(int tf) {
+        return adjacentPairs ? Weighting.v2Weight(tf) : options.weighting().weightOf(tf);
+    }
+
     /** The fingerprint with every weight times the feature's factor; features with factor 0 are left out, also from min_features. */
-    private OptionalLong weightedFingerprint(SimHashAccumulator acc, Weighting weighting) {
+    private OptionalLong weightedFingerprint(SimHashAccumulator acc) {
         ToDoubleFunction<String> f = factors;
         int kept = 0;
         for (int id = 0; id < size; id++) {
@@ -365,7 +369,7 @@ public final class FeatureBag {
                 continue;
             }
             // the weight, then times the factor: the order of the contract (simhash-v2 step 4)
-            acc.add(hasher.hash(feature), weighting.weight(frequencies[id]) * factor);
+            acc.add(hasher.hash(feature), weight(frequencies[id]) * factor);
             kept++;
         }
         if (kept == 0 || kept < options.minFeatures()) {

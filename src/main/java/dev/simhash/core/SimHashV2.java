@@ -80,7 +80,7 @@ public final class SimHashV2 {
         LinkedHashMap<String, Integer> f = features(texts);
         Map<String, Double> weighted = new LinkedHashMap<>();
         for (Map.Entry<String, Integer> e : f.entrySet()) {
-            double w = 1 + Math.log(e.getValue());
+            double w = Weighting.v2Weight(e.getValue());
             if (featureWeight != null) {
                 double factor = featureWeight.applyAsDouble(e.getKey());
                 if (!(factor >= 0) || Double.isInfinite(factor)) {

@@ -64,7 +64,7 @@ class CharFoldingTest {
                 switch (r.nextInt(5)) {
                     case 0 -> sb.insert(r.nextInt(sb.length() + 1), "爲這個國家裡著們");
                     case 1 -> sb.insert(r.nextInt(sb.length() + 1), "ÀÉÎÕÜ ΣΑΣ İI Straße ＡＢＣ１２３");
-                    case 2 -> sb.insert(r.nextInt(sb.length() + 1), "ﬁ\u2163\u00BD A\u0308 \u1E9E \uD801\uDC00");
+                    case 2 -> sb.insert(r.nextInt(sb.length() + 1), "ﬁ\u2163\u00BD A\u0308 \u1E9E \uD801\uDC00 \u1100\u1161\u11A8 가\u11A8 \u0B47\u0B3E");
                     case 3 -> sb.appendCodePoint(0x10400 + r.nextInt(0x50));
                     default -> sb.append((char) (0x4E00 + r.nextInt(0x5200)));
                 }
@@ -85,6 +85,55 @@ class CharFoldingTest {
             CharFolding.fold(text, buffer);
             assertEquals(ReferenceSimHashV2.fold(text), buffer.toString(), "U+" + Integer.toHexString(c));
         }
+    }
+
+    /**
+     * The chars folding takes without the normaliser (CharFolding.nfkcStable) are NFKC next to any char of many scripts
+     * (letters that compose with marks or jamo: Latin, Greek, Cyrillic, Hangul syllables, Indic and Southeast Asian
+     * consonants, kana); and the check has teeth: without the exclusion of marks and jamo, it fails.
+     */
+    @Test
+    void nfkcStableCharsAreNormalisedInAnyContext() {
+        java.util.List<Character> contexts = new java.util.ArrayList<>();
+        for (char c : "aeoAEOué\u00E9α\u03B1и가각한\u0915\u0995\u0B15\u0B95\u0C15\u0C95\u0D15\u0D9A\u1000\u1B05かカ\u3046\u05D0\u0627 1.".toCharArray()) {
+            assertTrue(CharFolding.nfkcStable(c), "context U+" + Integer.toHexString(c));
+            contexts.add(c);
+        }
+        CharFolding.Buffer buffer = new CharFolding.Buffer();
+        int stable = 0;
+        int admittedWithoutExclusions = 0;
+        for (int c = 0; c <= 0xFFFF; c++) {
+            char ch = (char) c;
+            boolean alone = !Character.isSurrogate(ch) && java.text.Normalizer.isNormalized(String.valueOf(ch), java.text.Normalizer.Form.NFKC);
+            if (!CharFolding.nfkcStable(ch)) {
+                if (alone && !inContextNormalised(ch, contexts)) {
+                    admittedWithoutExclusions++;
+                }
+                // folded without the normaliser when its NFKC is stable chars (e.g. U+FF0C): the same as with it, in context
+                for (char p : contexts) {
+                    for (String text : new String[] {"" + p + ch + p, "" + ch + ch + p, "\uFF0C" + ch + "\u2026"}) {
+                        CharFolding.fold(text, buffer);
+                        assertEquals(ReferenceSimHashV2.fold(text), buffer.toString(), "U+" + Integer.toHexString(c) + " after U+" + Integer.toHexString(p));
+                    }
+                }
+                continue;
+            }
+            stable++;
+            assertTrue(alone, "U+" + Integer.toHexString(c));
+            assertTrue(inContextNormalised(ch, contexts), "U+" + Integer.toHexString(c) + " is not NFKC next to some context char");
+        }
+        assertTrue(stable > 50_000, "nearly all BMP chars are stable, got " + stable);
+        // marks and jamo are NFKC alone but not next to a letter: the exclusions are needed, and this test sees it
+        assertTrue(admittedWithoutExclusions > 40, "chars NFKC alone but not in context: " + admittedWithoutExclusions);
+    }
+
+    private static boolean inContextNormalised(char c, java.util.List<Character> contexts) {
+        for (char p : contexts) {
+            if (!java.text.Normalizer.isNormalized("" + p + c + p, java.text.Normalizer.Form.NFKC)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Test

@@ -99,7 +99,7 @@ final class ReferenceSimHashV2 {
             if (factor == 0) {
                 continue;
             }
-            weighted.put(e.getKey(), (1 + Math.log(e.getValue())) * factor);
+            weighted.put(e.getKey(), (1 + StrictMath.log(e.getValue())) * factor);
         }
         // steps 5-7: as simhash-v1 (hash, accumulate, sign), no fingerprint under min_features
         return ReferenceSimHash.fingerprintWeighted(weighted, minFeatures);
