@@ -56,8 +56,12 @@ public final class FeatureBag {
     private int[] starts = new int[INITIAL_CAPACITY];
     private int[] lengths = new int[INITIAL_CAPACITY];
     private long[] hashes = new long[INITIAL_CAPACITY];
-    /** The previous token's bytes at 0 .. previousLength, a space, then the current token's (-1: no previous token). */
-    private byte[] scratch = new byte[1024];
+    /**
+     * The previous token's UTF-8 bytes at previousStart .. previousStart + previousLength (length -1: no previous token), then a
+     * space and the current token's.
+     */
+    private byte[] scratch = new byte[4096];
+    private int previousStart;
     private int previousLength = -1;
     private final ArrayDeque<String> window = new ArrayDeque<>();
     private final StringBuilder shingle = new StringBuilder();
@@ -120,10 +124,18 @@ public final class FeatureBag {
             addToken(new String(buffer, start, length));
             return;
         }
-        // the previous token's bytes stay at the front of scratch: the current one goes after them and a space
-        int from = previousLength + 1;
+        // the current token goes after the previous token's bytes and a space (no copy of the previous token per token):
+        // the pair is then one run of bytes; when the buffer is used up, the previous token moves to its front
+        int from = previousStart + previousLength + 1;
         if (scratch.length < from + 3 * length) {
-            scratch = Arrays.copyOf(scratch, Math.max(2 * scratch.length, from + 3 * length));
+            if (previousLength > 0) {
+                System.arraycopy(scratch, previousStart, scratch, 0, previousLength);
+            }
+            previousStart = 0;
+            from = previousLength + 1;
+            if (scratch.length < from + 3 * length) {
+                scratch = Arrays.copyOf(scratch, Math.max(2 * scratch.length, from + 3 * length));
+            }
         }
         int end = Utf8FeatureHasher.encode(buffer, start, length, scratch, from);
         if (end < 0) {
@@ -133,15 +145,14 @@ public final class FeatureBag {
         }
         tokens++;
         byte[] b = scratch;
-        int n = end - from;
-        count(b, from, n);
+        count(b, from, end - from);
         if (adjacentPairs) {
             if (previousLength >= 0) {
-                b[previousLength] = ' ';
-                count(b, 0, end);
+                b[from - 1] = ' ';
+                count(b, previousStart, end - previousStart);
             }
-            System.arraycopy(b, from, b, 0, n);
-            previousLength = n;
+            previousStart = from;
+            previousLength = end - from;
         }
     }
 
@@ -265,7 +276,7 @@ public final class FeatureBag {
             f[id] = featureString(id);
         }
         features = f;
-        previous = previousLength < 0 ? null : new String(scratch, 0, previousLength, StandardCharsets.UTF_8);
+        previous = previousLength < 0 ? null : new String(scratch, previousStart, previousLength, StandardCharsets.UTF_8);
         byteMode = false;
         rehash(slots.length);
     }
@@ -413,9 +424,10 @@ public final class FeatureBag {
             arena = new byte[4096];
         }
         if (scratch.length > MAX_KEPT_BYTES) {
-            scratch = new byte[1024];
+            scratch = new byte[4096];
         }
         arenaSize = 0;
+        previousStart = 0;
         previousLength = -1;
         byteMode = byteModeFits();
         size = 0;

@@ -39,7 +39,17 @@ final class Utf8FeatureHasher {
      * represent; {@code String.getBytes} would write '?', so two different strings would give the same bytes).
      */
     static int encode(char[] src, int off, int len, byte[] dst, int dstOff) {
-        return write(src, off, len, dst, dstOff, false);
+        // ASCII, one byte per char, in a loop small enough to be inlined into the caller; the rest by write
+        int end = off + len;
+        int p = dstOff;
+        for (int i = off; i < end; i++) {
+            char c = src[i];
+            if (c >= 0x80) {
+                return write(src, i, end - i, dst, p, false);
+            }
+            dst[p++] = (byte) c;
+        }
+        return p;
     }
 
     /** UTF-8 of the chars; an unpaired surrogate is '?' (as {@code String.getBytes} writes it) or ends the call with -1. */

@@ -93,7 +93,8 @@ class FeatureBagRandomizedTest {
             }
         }
         Map<String, Double> weighted = new LinkedHashMap<>();
-        tf.forEach((f, n) -> weighted.put(f, ReferenceSimHash.weight(w.optionName(), n)));
+        // pairs are simhash-v2's features, with its weights (ln by StrictMath); v1 weights by the v1 reference
+        tf.forEach((f, n) -> weighted.put(f, pairs ? 1 + StrictMath.log(n) : ReferenceSimHash.weight(w.optionName(), n)));
         OptionalLong expected = weighted.size() < minFeatures ? OptionalLong.empty() : ReferenceSimHash.fingerprintWeighted(weighted, 1);
 
         FeatureBag bag = new FeatureBag(new FingerprintOptions(1, w, minFeatures), pairs);
