@@ -1,5 +1,8 @@
 package dev.simhash.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -20,6 +23,8 @@ public final class FeatureBag {
     public static final String SHINGLE_SEPARATOR = " ";
 
     private static final int INITIAL_CAPACITY = 16;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     /** A bag whose index grew beyond this many slots gives its tables back on reset (bounds memory kept and reset cost). */
     private static final int MAX_KEPT_SLOTS = 1 << 12;
     /** Nor keeps byte buffers beyond this size. */
@@ -247,10 +252,22 @@ public final class FeatureBag {
         }
     }
 
-    /** Whether {@code a[aOff ..]} and {@code b[bOff ..]} hold the same {@code len} bytes (a plain loop: features are short). */
-    private static boolean sameBytes(byte[] a, int aOff, byte[] b, int bOff, int len) {
-        if (len > 32) {
-            return Arrays.equals(a, aOff, aOff + len, b, bOff, bOff + len);
+    /**
+     * Whether {@code a[aOff ..]} and {@code b[bOff ..]} hold the same {@code len} bytes: up to 16 bytes as two (overlapping)
+     * words per side, first and last (together they cover every byte), longer runs by Arrays.equals.
+     */
+    static boolean sameBytes(byte[] a, int aOff, byte[] b, int bOff, int len) {
+        if (len >= 8) {
+            if (len > 16) {
+                return Arrays.equals(a, aOff, aOff + len, b, bOff, bOff + len);
+            }
+            int last = len - 8;
+            return (long) LONGS.get(a, aOff) == (long) LONGS.get(b, bOff)
+                && (long) LONGS.get(a, aOff + last) == (long) LONGS.get(b, bOff + last);
+        }
+        if (len >= 4) {
+            int last = len - 4;
+            return (int) INTS.get(a, aOff) == (int) INTS.get(b, bOff) && (int) INTS.get(a, aOff + last) == (int) INTS.get(b, bOff + last);
         }
         for (int i = 0; i < len; i++) {
             if (a[aOff + i] != b[bOff + i]) {

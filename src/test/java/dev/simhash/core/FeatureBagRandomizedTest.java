@@ -177,4 +177,27 @@ class FeatureBagRandomizedTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Weighting.fromOption("idf")).getMessage().contains("[idf]"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> FeatureAnalyzer.fromOption("smartcn")).getMessage().contains("[smartcn]"));
     }
+
+    /** The word-wise byte comparison is Arrays.equals: every length up to 40, equal runs and a difference at each position. */
+    @Test
+    void sameBytesIsArraysEquals() {
+        Random r = new Random(SEEDS.incrementAndGet());
+        for (int len = 0; len <= 40; len++) {
+            for (int round = 0; round < 20; round++) {
+                byte[] a = new byte[len + 20];
+                r.nextBytes(a);
+                int aOff = r.nextInt(10);
+                int bOff = r.nextInt(10);
+                byte[] b = new byte[len + 20];
+                r.nextBytes(b);
+                System.arraycopy(a, aOff, b, bOff, len);
+                assertTrue(FeatureBag.sameBytes(a, aOff, b, bOff, len), "len " + len);
+                for (int at = 0; at < len; at++) {
+                    b[bOff + at] ^= (byte) (1 << r.nextInt(8));
+                    assertFalse(FeatureBag.sameBytes(a, aOff, b, bOff, len), "len " + len + " differing at " + at);
+                    b[bOff + at] = a[aOff + at];
+                }
+            }
+        }
+    }
 }
