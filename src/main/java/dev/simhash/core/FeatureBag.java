@@ -66,8 +66,12 @@ public final class FeatureBag {
      * space and the current token's.
      */
     private byte[] scratch = new byte[4096];
+    /** Where the previous token's bytes are: scratch, or text (a token of the ASCII text being read). */
+    private byte[] previousBytes = scratch;
     private int previousStart;
     private int previousLength = -1;
+    /** The ASCII text being read ({@link #beginAsciiText}), one byte per char: its tokens are read from here, not encoded. */
+    private byte[] text = new byte[4096];
     private final ArrayDeque<String> window = new ArrayDeque<>();
     private final StringBuilder shingle = new StringBuilder();
     private final Utf8FeatureHasher hasher = new Utf8FeatureHasher();
@@ -131,6 +135,9 @@ public final class FeatureBag {
         }
         // the current token goes after the previous token's bytes and a space (no copy of the previous token per token):
         // the pair is then one run of bytes; when the buffer is used up, the previous token moves to its front
+        if (previousBytes != scratch) {
+            previousToScratch();
+        }
         int from = previousStart + previousLength + 1;
         if (scratch.length < from + 3 * length) {
             if (previousLength > 0) {
@@ -156,9 +163,88 @@ public final class FeatureBag {
                 b[from - 1] = ' ';
                 count(b, previousStart, end - previousStart);
             }
+            previousBytes = b;
             previousStart = from;
             previousLength = end - from;
         }
+    }
+
+    /**
+     * Takes the next text of the document, {@code chars[0 .. length)}, as bytes when it is all ASCII and this bag keeps
+     * features as bytes: then its tokens are added by {@link #addAsciiToken} (start and length in the text) and no token is
+     * encoded or copied. Returns false (and takes nothing) otherwise: add its tokens by {@link #addToken(char[], int, int)}.
+     */
+    boolean beginAsciiText(char[] chars, int length) {
+        if (!byteMode) {
+            return false;
+        }
+        int any = 0;
+        for (int i = 0; i < length; i++) {
+            any |= chars[i];
+        }
+        if (any >= 0x80) {
+            return false;
+        }
+        if (previousBytes == text) {
+            previousToScratch(); // the previous text's last token, before the text it is in is overwritten
+        }
+        if (text.length < length) {
+            text = new byte[Math.max(length, 2 * text.length)];
+        }
+        byte[] t = text;
+        for (int i = 0; i < length; i++) {
+            t[i] = (byte) chars[i];
+        }
+        return true;
+    }
+
+    /**
+     * Adds the next token: {@code text[start .. start+length)} of the ASCII text taken by {@link #beginAsciiText}. A token
+     * one space after the previous one forms its pair in place.
+     */
+    void addAsciiToken(int start, int length) {
+        tokens++;
+        byte[] t = text;
+        count(t, start, length);
+        if (!adjacentPairs) {
+            return;
+        }
+        if (previousLength >= 0) {
+            if (previousBytes == t && previousStart + previousLength + 1 == start && t[start - 1] == ' ') {
+                count(t, previousStart, start + length - previousStart);
+            } else {
+                // another separator, or the previous token is elsewhere: the pair in scratch
+                byte[] b = scratch;
+                int pair = previousLength + 1 + length;
+                if (b.length < pair) {
+                    b = scratch = Arrays.copyOf(b, Math.max(2 * b.length, pair));
+                }
+                if (previousBytes != b) {
+                    System.arraycopy(previousBytes, previousStart, b, 0, previousLength);
+                } else if (previousStart != 0) {
+                    System.arraycopy(b, previousStart, b, 0, previousLength);
+                }
+                b[previousLength] = ' ';
+                System.arraycopy(t, start, b, previousLength + 1, length);
+                count(b, 0, pair);
+            }
+        }
+        previousBytes = t;
+        previousStart = start;
+        previousLength = length;
+    }
+
+    /** Moves the previous token's bytes to the front of scratch. */
+    private void previousToScratch() {
+        byte[] b = scratch;
+        if (previousLength > 0) {
+            if (b.length < previousLength + 1) {
+                b = scratch = Arrays.copyOf(b, Math.max(2 * b.length, previousLength + 1));
+            }
+            System.arraycopy(previousBytes, previousStart, b, 0, previousLength);
+        }
+        previousBytes = b;
+        previousStart = 0;
     }
 
     /** Adds the next token of the document. */
@@ -293,7 +379,7 @@ public final class FeatureBag {
             f[id] = featureString(id);
         }
         features = f;
-        previous = previousLength < 0 ? null : new String(scratch, previousStart, previousLength, StandardCharsets.UTF_8);
+        previous = previousLength < 0 ? null : new String(previousBytes, previousStart, previousLength, StandardCharsets.UTF_8);
         byteMode = false;
         rehash(slots.length);
     }
@@ -443,6 +529,10 @@ public final class FeatureBag {
         if (scratch.length > MAX_KEPT_BYTES) {
             scratch = new byte[4096];
         }
+        if (text.length > MAX_KEPT_BYTES) {
+            text = new byte[4096];
+        }
+        previousBytes = scratch;
         arenaSize = 0;
         previousStart = 0;
         previousLength = -1;

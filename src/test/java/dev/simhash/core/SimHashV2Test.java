@@ -74,6 +74,48 @@ class SimHashV2Test {
         assertEquals(3000, fast, "every text of these pieces takes the fast tokenizer");
     }
 
+    /**
+     * ASCII texts are read by the bag from their bytes (pairs in place when one space apart, else assembled), other texts
+     * token by token: arrays mixing both, with every kind of separator, fingerprint as the reference, whole and value by value.
+     */
+    @Test
+    void asciiAndOtherTextsInOneDocumentEqualTheReference() {
+        String[] ascii = { "the", "bank", "Rate", "2026", "9.5", "don't", "e-mail", "a.b", " ", "  ", "\n", ", ", "-", "x_y", "...", "(", ")", "'" };
+        String[] other = { "Café", "国", "家", "，", "ＡＢＣ", "don’t", "…", "ﬁ", "\u3000" };
+        TextFingerprinter fp = TextFingerprinter.v2(1);
+        Random r = new Random(14);
+        int asciiTexts = 0;
+        for (int i = 0; i < 3000; i++) {
+            List<String> parts = new ArrayList<>();
+            for (int v = 1 + r.nextInt(4); v > 0; v--) {
+                boolean plain = r.nextInt(3) != 0;
+                StringBuilder sb = new StringBuilder();
+                for (int n = r.nextInt(30); n > 0; n--) {
+                    sb.append(plain || r.nextInt(4) != 0 ? ascii[r.nextInt(ascii.length)] : other[r.nextInt(other.length)]);
+                    if (r.nextInt(3) != 0) {
+                        sb.append(' ');
+                    }
+                }
+                // long ASCII texts too (beyond the bag's initial buffers)
+                if (r.nextInt(20) == 0) {
+                    sb.append("word ".repeat(1000 + r.nextInt(1000)));
+                }
+                String t = sb.toString();
+                if (t.chars().allMatch(c -> c < 0x80)) {
+                    asciiTexts++;
+                }
+                parts.add(t);
+            }
+            OptionalLong expected = ReferenceSimHashV2.fingerprint(parts, 1, null);
+            assertEquals(expected, fp.fingerprint(parts), parts.toString());
+            FeatureBag bag = fp.newBag();
+            parts.forEach(p -> fp.addText(p, bag));
+            assertEquals(expected, bag.fingerprint(), parts.toString());
+            assertEquals(ReferenceSimHashV2.fingerprint(parts.subList(0, 1), 1, null), fp.fingerprint(parts.get(0)), parts.get(0));
+        }
+        assertTrue(asciiTexts > 3000, "ASCII texts: " + asciiTexts);
+    }
+
     @Test
     void specFingerprinterAndValueByValueBagsEqualTheReference() {
         // the path the field type (value by value, per document) and the processor (whole texts) take
