@@ -108,11 +108,22 @@ public final class CharFolding {
     /** Folds {@code src[0 .. n)} into {@code c} by {@code map}; returns the folded length, or -1 at a {@link #NOT_STABLE} char. */
     private static int foldChars(char[] src, int n, char[] c, char[] map) {
         int p = 0;
-        for (int i = 0; i < n; i++) {
-            char f = map[src[i]];
-            if (f < CODE_POINT_PATH || f > EXPANDS) {
+        int i = 0;
+        while (true) {
+            // one char to one char, in a loop with nothing else in it (the markers are the three chars from CODE_POINT_PATH)
+            for (; i < n; i++) {
+                char f = map[src[i]];
+                if ((char) (f - CODE_POINT_PATH) <= EXPANDS - CODE_POINT_PATH) {
+                    break;
+                }
                 c[p++] = f;
-                continue;
+            }
+            if (i == n) {
+                return p;
+            }
+            char f = map[src[i]];
+            if (f == NOT_STABLE) {
+                return -1;
             }
             if (f == EXPANDS) {
                 // a char whose NFKC is other stable chars (e.g. a full-width comma): their folded chars, if they fit
@@ -122,16 +133,13 @@ public final class CharFolding {
                 }
                 System.arraycopy(e, 0, c, p, e.length);
                 p += e.length;
+                i++;
                 continue;
             }
-            if (f == NOT_STABLE) {
-                return -1;
-            }
             int cp = Character.codePointAt(src, i, n);
-            i += Character.charCount(cp) - 1;
+            i += Character.charCount(cp);
             p += Character.toChars(foldCodePoint(Character.toLowerCase(cp)), c, p);
         }
-        return p;
     }
 
     /**
