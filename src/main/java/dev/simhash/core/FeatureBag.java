@@ -46,6 +46,11 @@ public final class FeatureBag {
     private String[] features = new String[INITIAL_CAPACITY];
     private int[] frequencies = new int[INITIAL_CAPACITY];
     private int[] slots = new int[2 * INITIAL_CAPACITY];
+    /**
+     * Byte mode's index instead of slots: per slot the high 32 bits of the feature's hash and id + 1 (0 = empty), so that a
+     * probe reads one entry, and the feature's bytes are compared only when the hash's high half matches.
+     */
+    private long[] entries = new long[2 * INITIAL_CAPACITY];
     private int size;
     /** With factors: the distinct features whose factor is not 0 (those a fingerprint weighs). */
     private int kept;
@@ -308,10 +313,14 @@ public final class FeatureBag {
     /** Counts the feature whose UTF-8 bytes are {@code b[off .. off+len)} (byte mode). */
     private void count(byte[] b, int off, int len) {
         long h = SimHash.featureHash(b, off, len);
-        int mask = slots.length - 1;
+        long[] e = entries;
+        int mask = e.length - 1;
         int i = slot(h) & mask;
-        for (int id; (id = slots[i] - 1) >= 0; i = (i + 1) & mask) {
-            if (hashes[id] == h && lengths[id] == len && sameBytes(arena, starts[id], b, off, len)) {
+        long tag = h & 0xFFFFFFFF00000000L;
+        for (long entry; (entry = e[i]) != 0; i = (i + 1) & mask) {
+            // same high half of the hash, same length, same bytes: the same feature (the bytes decide, exactly)
+            int id = (int) entry - 1;
+            if ((entry & 0xFFFFFFFF00000000L) == tag && lengths[id] == len && sameBytes(arena, starts[id], b, off, len)) {
                 frequencies[id]++;
                 return;
             }
@@ -332,9 +341,9 @@ public final class FeatureBag {
         lengths[size] = len;
         frequencies[size] = 1;
         arenaSize += len;
-        slots[i] = ++size;
-        if (2 * size > slots.length) {
-            rehash(2 * slots.length);
+        e[i] = tag | ++size;
+        if (2 * size > e.length) {
+            rehash(2 * e.length);
         }
     }
 
@@ -381,21 +390,26 @@ public final class FeatureBag {
         features = f;
         previous = previousLength < 0 ? null : new String(previousBytes, previousStart, previousLength, StandardCharsets.UTF_8);
         byteMode = false;
-        rehash(slots.length);
+        rehash(entries.length);
     }
 
     private void rehash(int capacity) {
-        int[] s = new int[capacity];
         int mask = capacity - 1;
-        for (int id = 0; id < size; id++) {
-            if (byteMode) {
-                int i = slot(hashes[id]) & mask;
-                while (s[i] != 0) {
+        if (byteMode) {
+            long[] e = new long[capacity];
+            for (int id = 0; id < size; id++) {
+                long h = hashes[id];
+                int i = slot(h) & mask;
+                while (e[i] != 0) {
                     i = (i + 1) & mask;
                 }
-                s[i] = id + 1;
-                continue;
+                e[i] = (h & 0xFFFFFFFF00000000L) | (id + 1);
             }
+            entries = e;
+            return;
+        }
+        int[] s = new int[capacity];
+        for (int id = 0; id < size; id++) {
             int h = features[id].hashCode();
             int i = (h ^ (h >>> 16)) & mask;
             while (s[i] != 0) {
@@ -512,16 +526,18 @@ public final class FeatureBag {
 
     /** Forgets all tokens so the bag can take the next document. */
     public void reset() {
-        if (slots.length > MAX_KEPT_SLOTS) {
+        if (slots.length > MAX_KEPT_SLOTS || entries.length > MAX_KEPT_SLOTS) {
             features = new String[INITIAL_CAPACITY];
             frequencies = new int[INITIAL_CAPACITY];
             hashes = new long[INITIAL_CAPACITY];
             starts = new int[INITIAL_CAPACITY];
             lengths = new int[INITIAL_CAPACITY];
             slots = new int[2 * INITIAL_CAPACITY];
+            entries = new long[2 * INITIAL_CAPACITY];
         } else {
             Arrays.fill(features, 0, Math.min(size, features.length), null);
             Arrays.fill(slots, 0);
+            Arrays.fill(entries, 0);
         }
         if (arena.length > MAX_KEPT_BYTES) {
             arena = new byte[4096];
