@@ -183,24 +183,21 @@ public final class FeatureBag {
         if (!byteMode) {
             return false;
         }
-        int any = 0;
-        for (int i = 0; i < length; i++) {
-            any |= chars[i];
-        }
-        if (any >= 0x80) {
-            return false;
-        }
         if (previousBytes == text) {
             previousToScratch(); // the previous text's last token, before the text it is in is overwritten
         }
         if (text.length < length) {
             text = new byte[Math.max(length, 2 * text.length)];
         }
+        // one pass: the bytes, and whether any char was beyond ASCII (then the bytes are not used)
         byte[] t = text;
+        int any = 0;
         for (int i = 0; i < length; i++) {
-            t[i] = (byte) chars[i];
+            char c = chars[i];
+            any |= c;
+            t[i] = (byte) c;
         }
-        return true;
+        return any < 0x80;
     }
 
     /**
