@@ -16,15 +16,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * {@link SimHashAccumulator} (exact integer mode, byte lanes, weight classes with their error bound
- * and replay, the switch to double sums) gives the very fingerprint of the naive definition
- * ({@link ReferenceSimHash#accumulate}: 64 double sums, +w or -w per bit, in call order) on random
- * inputs built to hit its edges: lane overflow, weights above the lane capacity, totals around 2^53,
- * ties, integer prefixes followed by non-integer weights, log_tf weights as simhash-v2 makes them,
- * few and many (more than {@link SimHashAccumulator#MAX_CLASSES}) distinct weights, constructed
- * near-ties whose sign depends on the order of the additions, and fingerprints read mid-way. The
- * same harness is shown to catch deliberately broken variants of the algorithm (defined here, in the
- * test only).
+ * {@link SimHashAccumulator} (exact integer mode, byte lanes, weight classes with their fixed-point
+ * and double estimates, error bounds and replay, the switch to double sums) gives the very
+ * fingerprint of the naive definition ({@link ReferenceSimHash#accumulate}: 64 double sums, +w or -w
+ * per bit, in call order) on random inputs built to hit its edges: lane overflow, weights above the
+ * lane capacity, totals around 2^53 (also in class mode), ties, integer prefixes followed by
+ * non-integer weights, integer weights of every size mixed with non-integers in class mode, log_tf
+ * weights as simhash-v2 makes them, few and many (more than {@link SimHashAccumulator#MAX_CLASSES})
+ * distinct weights, constructed near-ties whose sign depends on the order of the additions, and
+ * fingerprints read mid-way (the accumulator is reused across cases, so its batches and its hot
+ * weight see every kind of document before). The same harness is shown to catch deliberately broken
+ * variants of the algorithm (defined here, in the test only).
  */
 class SimHashAccumulatorIdentityTest {
 
@@ -156,17 +158,67 @@ class SimHashAccumulatorIdentityTest {
     }
 
     static Input randomInput(Random r) {
-        int weights = r.nextInt(16);
+        int weights = r.nextInt(18);
         if (weights == 15) {
-            return r.nextInt(3) == 0 ? driftInput(r) : nearTieInput(r);
+            return switch (r.nextInt(4)) {
+                case 0 -> driftInput(r);
+                case 1 -> bigIntegersInClassModeInput(r);
+                default -> nearTieInput(r);
+            };
         }
         // where the sign of a sum depends on rounding (big integers, decimal fractions, few classes), short inputs leave it
         // near 0 more often
         int n = (weights == 5 || weights == 9 || weights >= 12) && r.nextBoolean() ? 1 + r.nextInt(6) : randomSize(r);
         StringBuilder kind = new StringBuilder("n=" + n + " ");
         long[] h = randomHashes(r, n, kind);
-        double[] w = weights <= 10 ? randomWeights(r, weights, h, kind) : classWeights(r, weights, n, kind);
+        double[] w = weights <= 10 ? randomWeights(r, weights, h, kind)
+            : weights <= 14 ? classWeights(r, weights, n, kind) : integersInClassMode(r, weights, n, kind);
         return new Input(kind.toString(), h, w);
+    }
+
+    /**
+     * Class mode with integer weights in it: a non-integer weight starts it (after a few integers or none), then integers of
+     * every size (1.0; up to the lane capacity; beyond it; k = 17: around 2^53, so that the integer total passes 2^53 in
+     * class mode) and non-integers, in any order, with equal weights in a row (with complement hashes: exact ties).
+     */
+    static double[] integersInClassMode(Random r, int k, int n, StringBuilder kind) {
+        double[] w = new double[n];
+        kind.append(" weights=").append(k);
+        int start = r.nextInt(Math.min(n, 1 + r.nextInt(8)));
+        double[] pool = pool(r, 1 + r.nextInt(4));
+        for (int i = 0; i < n; i++) {
+            if (i < start) {
+                w[i] = 1 + r.nextInt(r.nextBoolean() ? 3 : 300);
+            } else if (i == start) {
+                w[i] = r.nextBoolean() ? logTf(2 + r.nextInt(5)) : 0.1 * (1 + r.nextInt(9)); // not an integer
+            } else {
+                w[i] = switch (r.nextInt(k == 16 ? 7 : 5)) {
+                    case 0 -> 1.0;
+                    case 1 -> 1 + r.nextInt(255); // the byte lanes
+                    case 2 -> k == 16 ? 256 + r.nextInt(100_000) : BIG[r.nextInt(BIG.length)]; // the long counts, or past 2^53
+                    case 3 -> pool[r.nextInt(pool.length)]; // classes (or loose, or extremes: double mode)
+                    case 4 -> w[i - 1]; // equal weights in a row
+                    case 5 -> logTf(2 + r.nextInt(4));
+                    default -> DECIMALS[r.nextInt(DECIMALS.length)];
+                };
+            }
+        }
+        if (k == 17 && n > start + 1 && r.nextBoolean()) {
+            // the integer weights total 2^53 - 1, 2^53 or 2^53 + 1: one of them, after class mode began, is sized to it
+            int at = start + 1 + r.nextInt(n - start - 1);
+            long others = 0;
+            for (int i = 0; i < n; i++) {
+                if (i != at && w[i] == Math.rint(w[i]) && w[i] < 0x1p50) {
+                    others += (long) w[i];
+                } else if (i != at && w[i] == Math.rint(w[i])) {
+                    w[i] = 1; // keep the others small
+                    others += 1;
+                }
+            }
+            w[at] = (double) (TWO_53 - others + (r.nextInt(3) - 1));
+            kind.append(" integers=2^53").append(w[at] + others - TWO_53 >= 0 ? "+" : "").append((long) (w[at] + others - TWO_53));
+        }
+        return w;
     }
 
     /** simhash-v2's log_tf weight. */
@@ -257,6 +309,43 @@ class SimHashAccumulatorIdentityTest {
         hs[k + 1] = ~h;
         ws[k + 1] = big + (k - d) * ulp; // exact: an integer multiple of ulp below 2^(e+1)
         return new Input("n=" + (k + 2) + " drift e=" + e + " k=" + k + " d=" + d + " w=" + w, hs, ws);
+    }
+
+    /**
+     * Class mode (a non-integer weight first), then integer weights whose total passes 2^53: pieces of a small integer and two
+     * equal big ones with complementary hashes (1 + 2^53 - 2^53: 0 in doubles, 1 in integers), in some order, so that the
+     * signs of the double sums depend on roundings past 2^53; sometimes more non-integers in between.
+     */
+    static Input bigIntegersInClassModeInput(Random r) {
+        List<Long> hs = new ArrayList<>();
+        List<Double> ws = new ArrayList<>();
+        hs.add(r.nextLong());
+        ws.add(r.nextBoolean() ? 0.5 : r.nextBoolean() ? logTf(2) : 0.25);
+        int pieces = 1 + r.nextInt(6);
+        for (int p = 0; p < pieces; p++) {
+            long h = r.nextInt(4) == 0 ? SPECIAL[r.nextInt(SPECIAL.length)] : r.nextLong();
+            double small = 1 + r.nextInt(3);
+            double big = BIG[r.nextInt(BIG.length)];
+            long[] ph = { h, h, ~h };
+            double[] pw = { small, big, big };
+            int first = r.nextInt(3); // which of the three comes first
+            for (int k = 0; k < 3; k++) {
+                int x = (first + k) % 3;
+                hs.add(ph[x]);
+                ws.add(pw[x]);
+            }
+            if (r.nextInt(4) == 0) {
+                hs.add(r.nextLong());
+                ws.add(r.nextBoolean() ? 0.5 : logTf(3));
+            }
+        }
+        long[] h = new long[hs.size()];
+        double[] w = new double[hs.size()];
+        for (int i = 0; i < h.length; i++) {
+            h[i] = hs.get(i);
+            w[i] = ws.get(i);
+        }
+        return new Input("n=" + h.length + " big integers in class mode pieces=" + pieces, h, w);
     }
 
     /**
@@ -647,6 +736,92 @@ class SimHashAccumulatorIdentityTest {
     }
 
     @Test
+    void integerWeightsInClassMode() {
+        // after the first non-integer weight, integers still go to the exact integer part: 1.0 (counted a batch at a time),
+        // up to the lane capacity, beyond it, and past a total of 2^53 (then they are classes); in every order, with ties
+        SimHashAccumulator acc = new SimHashAccumulator();
+        Random r = new Random(29);
+        double[] integers = { 1, 1, 1, 2, 3, 255, 256, 1000, 0x1p40, 0x1p52, 0x1p53 - 1 };
+        for (int rep = 0; rep < 300; rep++) {
+            int n = 1 + r.nextInt(r.nextBoolean() ? 20 : 700);
+            long[] h = new long[n];
+            double[] w = new double[n];
+            int start = r.nextInt(n);
+            for (int i = 0; i < n; i++) {
+                h[i] = i > 0 && r.nextInt(3) == 0 ? ~h[i - 1] : r.nextLong();
+                w[i] = i == start ? logTf(2 + r.nextInt(3)) : r.nextInt(4) == 0 ? logTf(2 + r.nextInt(3))
+                    : i > 0 && h[i] == ~h[i - 1] ? w[i - 1] : integers[r.nextInt(integers.length)];
+            }
+            assertEquals(null, checkAll(acc, h, w, r.nextInt(n + 1), r.nextInt(n + 1)), "rep " + rep + ", n " + n);
+        }
+        // 0.5 starts class mode; 2^53 - 1 then leaves room for one 1.0 only: the next ones are a class (of value 1.0)
+        long[] h = new long[14];
+        double[] w = new double[14];
+        h[0] = -1L;
+        w[0] = 0.5;
+        h[1] = 0;
+        w[1] = 0x1p53 - 1;
+        for (int i = 2; i < h.length; i++) {
+            h[i] = (i & 1) == 0 ? -1L : 0x5555555555555555L;
+            w[i] = 1;
+        }
+        assertEquals(null, checkAll(acc, h, w, 2, 3, 7));
+        // the same accumulator then takes log_tf documents (its hot weight came from the document before)
+        for (int rep = 0; rep < 50; rep++) {
+            int n = 1 + r.nextInt(600);
+            long[] hs = new long[n];
+            double[] ws = new double[n];
+            for (int i = 0; i < n; i++) {
+                hs[i] = r.nextLong();
+                ws[i] = logTf(zipfTf(r));
+            }
+            assertEquals(null, checkAll(acc, hs, ws, r.nextInt(n + 1)), "log_tf rep " + rep);
+        }
+    }
+
+    @Test
+    void classesCountedInBulkAndOneByOne() {
+        // the hot weight (the largest class's) is counted a batch at a time, the other classes one feature at a time; when
+        // the largest class changes, a class gets both, and its lanes must still never hold more than they can
+        SimHashAccumulator acc = new SimHashAccumulator();
+        Random r = new Random(31);
+        // a document makes a the hot weight; the next one, batch by batch: a in bulk up to a full lane (255), then b becomes
+        // the largest class, then 300 more of a one by one, all with every bit set: its lanes must be flushed first
+        double a = logTf(2);
+        double b = logTf(3);
+        assertEquals(null, checkAll(acc, new long[] { 1, 2, 3 }, new double[] { a, a, b }));
+        int[][] batches = { { 200, 40 }, { 55, 185 }, { 0, 240 }, { 300, 0 } }; // (a, b) per batch of 240 adds
+        List<Long> hs = new ArrayList<>();
+        List<Double> ws = new ArrayList<>();
+        for (int[] batch : batches) {
+            for (int k = 0; k < batch[0] + batch[1]; k++) {
+                boolean isA = k < batch[0];
+                hs.add(batch == batches[3] ? -1L : r.nextLong());
+                ws.add(isA ? a : b);
+            }
+        }
+        long[] doc = hs.stream().mapToLong(Long::longValue).toArray();
+        assertEquals(null, checkAll(acc, doc, ws.stream().mapToDouble(Double::doubleValue).toArray(), doc.length));
+        for (int rep = 0; rep < 300; rep++) {
+            int n = 500 + r.nextInt(3000);
+            double x = logTf(2 + r.nextInt(3));
+            double y = r.nextBoolean() ? 0.7 : 1.1;
+            int turn = r.nextInt(n);
+            double share = 0.4 + 0.2 * r.nextDouble(); // near a half: the largest class changes often
+            long[] h = new long[n];
+            double[] w = new double[n];
+            for (int i = 0; i < n; i++) {
+                h[i] = r.nextLong();
+                boolean first = r.nextDouble() < (i < turn ? share : 1 - share);
+                w[i] = r.nextInt(4) == 0 ? 1.0 : first ? x : y;
+            }
+            int[] reads = { r.nextInt(n + 1), r.nextInt(n + 1), r.nextInt(n + 1) };
+            java.util.Arrays.sort(reads);
+            assertEquals(null, checkAll(acc, h, w, reads), "rep " + rep + ", n " + n);
+        }
+    }
+
+    @Test
     void aroundTheClassLimit() {
         SimHashAccumulator acc = new SimHashAccumulator();
         Random r = new Random(5);
@@ -770,15 +945,29 @@ class SimHashAccumulatorIdentityTest {
         REPLAY_FROM_ZERO,
         /** The threshold scaled by the number of classes only, not by n. */
         THRESHOLD_WITHOUT_N,
+        /** The replay leaves out the integer weights added in class mode (as if only the others were recorded). */
+        REPLAY_WITHOUT_CLASS_MODE_INTEGERS,
+        /** The fixed-point estimate compared with T alone, without its rounding of the class weights (Q). */
+        FIXED_POINT_WITHOUT_Q,
+        /** The estimates leave out the integer weights added in class mode (as if their lanes were not flushed into I_i). */
+        ESTIMATE_WITHOUT_CLASS_MODE_INTEGERS,
     }
 
-    /** The weight-class algorithm written plainly (maps and lists, no lanes), with one deliberate bug or none. */
+    /**
+     * The weight-class algorithm written plainly (maps and lists, no lanes, no batches), with one deliberate bug or none: in
+     * class mode too, integer weights are counted exactly while their total stays at most 2^53, the others are classes (or
+     * loose features); the fingerprint decides each bit by the fixed-point estimate and Q + T, else by S' and T, else by the
+     * replay.
+     */
     static final class PlainClasses implements Acc {
         final ClassBug bug;
         final List<Long> hashes = new ArrayList<>();
         final List<Double> weights = new ArrayList<>();
         final long[] ones = new long[64];
         long integerTotal;
+        /** ones and integerTotal when class mode began. */
+        final long[] onesAtStart = new long[64];
+        long totalAtStart;
         final Map<Long, Integer> classOf = new HashMap<>();
         final List<Double> classWeight = new ArrayList<>();
         final List<long[]> classOnes = new ArrayList<>();
@@ -801,8 +990,8 @@ class SimHashAccumulatorIdentityTest {
                 return;
             }
             long lw = (long) w;
-            if (firstClassAdd < 0 && lw == w && lw <= TWO_53 - integerTotal) {
-                // the exact integer prefix; once a class exists, every weight (integers too) is a class
+            if (lw == w && lw <= TWO_53 - integerTotal) {
+                // the integer part: before class mode and in it
                 for (int i = 0; i < 64; i++) {
                     ones[i] += ((h >>> i) & 1) * lw;
                 }
@@ -815,14 +1004,20 @@ class SimHashAccumulatorIdentityTest {
             }
             if (firstClassAdd < 0) {
                 firstClassAdd = hashes.size() - 1;
+                System.arraycopy(ones, 0, onesAtStart, 0, 64);
+                totalAtStart = integerTotal;
             }
             Integer c = classOf.get(Double.doubleToRawLongBits(w));
             if (c == null) {
-                if (classOf.size() == SimHashAccumulator.MAX_CLASSES || classOf.size() >= 8 && 2 * classOf.size() >= hashes.size()) {
-                    // no class left: a loose feature, its +-w summed as doubles; many of them: the double sums
+                if (classOf.size() == SimHashAccumulator.MAX_CLASSES) {
+                    // no class left: a loose feature, its +-w summed as doubles; many of them, or IDF-like: the double sums
                     looseCount++;
-                    if (hashes.size() <= 4 * SimHashAccumulator.MAX_CLASSES
-                        || looseCount > SimHashAccumulator.FREE_LOOSE && looseCount > hashes.size() / 8) {
+                    long classified = 0;
+                    for (long size : classSize) {
+                        classified += size;
+                    }
+                    if (looseCount > SimHashAccumulator.FREE_LOOSE && looseCount > hashes.size() / 8
+                        || looseCount == 1 && classified <= SimHashAccumulator.MAX_CLASSES + SimHashAccumulator.MAX_CLASSES / 8) {
                         doubles = true;
                         return;
                     }
@@ -844,10 +1039,15 @@ class SimHashAccumulatorIdentityTest {
             classSize.set(c, classSize.get(c) + 1);
         }
 
-        double replay(int bit, int from) {
+        /** The contract's sum of a bit, replayed (with the replay bugs of class mode when {@code classes}). */
+        double replay(int bit, boolean classes) {
             double s = 0;
-            for (int j = from; j < hashes.size(); j++) {
-                s += ((hashes.get(j) >>> bit) & 1) == 1 ? weights.get(j) : -weights.get(j);
+            for (int j = classes && bug == ClassBug.REPLAY_FROM_ZERO ? firstClassAdd : 0; j < hashes.size(); j++) {
+                double w = weights.get(j);
+                if (classes && bug == ClassBug.REPLAY_WITHOUT_CLASS_MODE_INTEGERS && j > firstClassAdd && w == Math.rint(w)) {
+                    continue;
+                }
+                s += ((hashes.get(j) >>> bit) & 1) == 1 ? w : -w;
             }
             return s;
         }
@@ -855,31 +1055,56 @@ class SimHashAccumulatorIdentityTest {
         @Override
         public long fingerprint() {
             long fp = 0;
+            int m = classWeight.size();
+            double maxWeight = 0;
+            for (double w : classWeight) {
+                maxWeight = Math.max(maxWeight, w);
+            }
+            int s = 15 - Math.getExponent(maxWeight);
+            long fixedTotal = 0;
+            long fixedFeatures = 0;
+            double total = integerTotal;
+            for (int c = 0; c < m; c++) {
+                fixedTotal += Math.round(Math.scalb(classWeight.get(c), s)) * classSize.get(c);
+                fixedFeatures += classSize.get(c);
+                total += classWeight.get(c) * classSize.get(c);
+            }
+            total += looseTotal;
+            double t = total * ((bug == ClassBug.THRESHOLD_WITHOUT_N ? 0 : hashes.size()) + m + looseCount + 2) * 0x1p-50;
+            double coarse = bug == ClassBug.FIXED_POINT_WITHOUT_Q ? t : Math.scalb((double) fixedFeatures, -s) + t;
             for (int i = 0; i < 64; i++) {
                 boolean one;
                 if (doubles) {
-                    one = replay(i, 0) > 0;
-                } else if (classOf.isEmpty()) {
+                    one = replay(i, false) > 0;
+                } else if (firstClassAdd < 0) {
                     one = 2 * ones[i] > integerTotal;
                 } else {
-                    double est = 2 * ones[i] - integerTotal;
-                    double total = integerTotal;
-                    for (int c = 0; c < classWeight.size(); c++) {
-                        est += classWeight.get(c) * (double) (2 * classOnes.get(c)[i] - classSize.get(c));
-                        total += classWeight.get(c) * classSize.get(c);
+                    double integer = bug == ClassBug.ESTIMATE_WITHOUT_CLASS_MODE_INTEGERS ? 2 * onesAtStart[i] - totalAtStart
+                        : 2 * ones[i] - integerTotal;
+                    long fixed = 0;
+                    for (int c = 0; c < m; c++) {
+                        fixed += Math.round(Math.scalb(classWeight.get(c), s)) * (2 * classOnes.get(c)[i]);
                     }
-                    est += loose[i];
-                    total += looseTotal;
-                    int m = classWeight.size();
-                    double t = total * ((bug == ClassBug.THRESHOLD_WITHOUT_N ? 0 : hashes.size()) + m + looseCount + 2) * 0x1p-50;
-                    if (est > t) {
+                    double x = integer + Math.scalb((double) (fixed - fixedTotal), -s) + loose[i];
+                    if (x > coarse) {
                         one = true;
-                    } else if (est < -t) {
+                    } else if (x < -coarse) {
                         one = false;
-                    } else if (bug == ClassBug.NO_REPLAY || (bug == ClassBug.REPLAY_ONLY_EXACT_ZEROS && est != 0)) {
-                        one = est > 0;
                     } else {
-                        one = replay(i, bug == ClassBug.REPLAY_FROM_ZERO ? firstClassAdd : 0) > 0;
+                        double est = integer;
+                        for (int c = 0; c < m; c++) {
+                            est += classWeight.get(c) * (double) (2 * classOnes.get(c)[i] - classSize.get(c));
+                        }
+                        est += loose[i];
+                        if (est > t) {
+                            one = true;
+                        } else if (est < -t) {
+                            one = false;
+                        } else if (bug == ClassBug.NO_REPLAY || (bug == ClassBug.REPLAY_ONLY_EXACT_ZEROS && est != 0)) {
+                            one = est > 0;
+                        } else {
+                            one = replay(i, true) > 0;
+                        }
                     }
                 }
                 fp |= one ? 1L << i : 0;
