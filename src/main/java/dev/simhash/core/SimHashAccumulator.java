@@ -42,8 +42,9 @@ import java.util.Arrays;
  * its number of features (the "hot" value, that of the largest class of the previous batch or
  * document, in log_tf {@code 1 + ln 2}, is counted for a whole batch in one masked loop too);</li>
  * <li>a value found when {@value #MAX_CLASSES} classes are taken (log_tf's rare high tf values in a
- * long document) makes a "loose" feature: its {@code +-w} go straight into 64 double sums
- * {@code L_i} (q loose features, summed in call order).</li>
+ * long document), or when at least 8 classes hold at most twice as many features (see double mode),
+ * makes a "loose" feature: its {@code +-w} go straight into 64 double sums {@code L_i} (q loose
+ * features, summed in call order).</li>
  * </ul>
  * The exact real sum of bit i is then {@code S_i = I_i + sum_c w_c k_ci + (the exact sum of the
  * loose +-w)} with {@code I_i = 2 P_i - W_int} and {@code k_ci = 2 P_ci - N_c} (integers). With
@@ -90,9 +91,10 @@ import java.util.Arrays;
  * {@code a_c = 0}, still within {@code 2^-(s+1)}).
  *
  * <p><b>Double mode.</b> A class weight outside that range, more than {@value #FREE_LOOSE} loose
- * features that are also over an eighth of all adds, a first loose feature while the classes hold
- * hardly more features than there are classes (e.g. IDF weights, all different), or more than
- * {@value #MAX_RECORDED} adds since the replay base switch to the double sums of the contract: each
+ * features that are also over an eighth of all adds, a new weight value when at least 8 classes hold
+ * at most twice as many features (IDF-like weights, nearly all different; log_tf's 1 + ln 2 alone
+ * has about half of a document's non-integer weights), or more than {@value #MAX_RECORDED} adds
+ * since the replay base switch to the double sums of the contract: each
  * sum starts at the exact {@code 2 P_i - W} of exact mode, the recorded adds are replayed onto it in
  * order, and from then on the weights are added as doubles, one addition per bit in call order,
  * exactly as the contract's loop does. All modes are checked against the naive definition in the
@@ -478,9 +480,9 @@ public final class SimHashAccumulator {
     /** A class-mode weight with no class left: its +-w straight into the loose sums, unless loose features abound (false). */
     private boolean addLoose(long featureHash, double weight) {
         int q = looseCount + 1;
-        if (q > FREE_LOOSE && q > count() >>> 3 || q == 1 && classified() <= MAX_CLASSES + MAX_CLASSES / 8) {
-            // e.g. IDF weights, all different (all classes taken by hardly more features), or loose features abound: the
-            // double sums cost no more and need no record
+        if (q > FREE_LOOSE && q > count() >>> 3 || q == 1 && 2L * classes >= classified()) {
+            // loose features abound, or IDF-like weights (the classes hold at most 2 features on average): the double sums
+            // cost no more and need no record
             switchToDoubles(); // replays this add too
             return false;
         }
@@ -609,7 +611,9 @@ public final class SimHashAccumulator {
             }
             slot = (slot + 1) & (SLOTS - 1);
         }
-        if (classes == MAX_CLASSES) {
+        if (classes == MAX_CLASSES || classes >= 8 && 2L * classes >= classified()) {
+            // all taken, or IDF-like weights (nearly every add a new value: at least 8 classes of at most 2 features on
+            // average): no class (a loose feature, or double mode)
             return -1;
         }
         int c = classes++;

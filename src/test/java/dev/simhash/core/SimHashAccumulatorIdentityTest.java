@@ -1009,15 +1009,16 @@ class SimHashAccumulatorIdentityTest {
             }
             Integer c = classOf.get(Double.doubleToRawLongBits(w));
             if (c == null) {
-                if (classOf.size() == SimHashAccumulator.MAX_CLASSES) {
-                    // no class left: a loose feature, its +-w summed as doubles; many of them, or IDF-like: the double sums
+                long classified = 0;
+                for (long size : classSize) {
+                    classified += size;
+                }
+                boolean idfLike = classOf.size() >= 8 && 2L * classOf.size() >= classified;
+                if (classOf.size() == SimHashAccumulator.MAX_CLASSES || idfLike) {
+                    // no class: a loose feature, its +-w summed as doubles; many of them, or IDF-like: the double sums
                     looseCount++;
-                    long classified = 0;
-                    for (long size : classSize) {
-                        classified += size;
-                    }
                     if (looseCount > SimHashAccumulator.FREE_LOOSE && looseCount > hashes.size() / 8
-                        || looseCount == 1 && classified <= SimHashAccumulator.MAX_CLASSES + SimHashAccumulator.MAX_CLASSES / 8) {
+                        || looseCount == 1 && 2L * classOf.size() >= classified) {
                         doubles = true;
                         return;
                     }
