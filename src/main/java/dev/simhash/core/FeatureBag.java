@@ -82,6 +82,9 @@ public final class FeatureBag {
     private final Utf8FeatureHasher hasher = new Utf8FeatureHasher();
     private final SimHashAccumulator accumulator = new SimHashAccumulator();
     private long tokens;
+    /** This bag's token sinks, made once (not a lambda per text): tokens as chars, and tokens of the ASCII text taken. */
+    final FastWordTokenizer.Sink charTokens = this::addToken;
+    final FastWordTokenizer.Sink asciiTokens = (text, start, length) -> addAsciiToken(start, length);
     /** The thread's bag while a {@link #threadBag} caller holds it. */
     private boolean lent;
 

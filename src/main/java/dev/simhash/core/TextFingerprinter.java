@@ -124,7 +124,7 @@ public final class TextFingerprinter {
         // the same tokens as StandardTokenizer, read straight off the buffer, for text of the characters it knows; an
         // ASCII text's tokens are read by the bag from its bytes (no UTF-8 encoding per token)
         boolean ascii = bag.beginAsciiText(folded.chars(), folded.length());
-        if (!FastWordTokenizer.tokenize(folded.chars(), folded.length(), ascii ? (b, start, length) -> bag.addAsciiToken(start, length) : bag::addToken)) {
+        if (!FastWordTokenizer.tokenize(folded.chars(), folded.length(), ascii ? bag.asciiTokens : bag.charTokens)) {
             AnalyzerTokens.forEachTerm(analyzer, folded.toString(), bag::addToken);
         }
     }
