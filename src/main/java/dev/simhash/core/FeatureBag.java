@@ -59,6 +59,9 @@ public final class FeatureBag {
      * its XXH3 hash, never as a string; tokens arrive as chars (addToken(char[], int, int)). Two features are the same
      * iff their bytes are, exactly as their strings are equal, because UTF-8 is one-to-one on text without unpaired
      * surrogates; the first token with one switches the bag to strings (toStringMode), where it can be told apart.
+     * Tokens are found in the index (entries) by a cheap hash of their bytes (lookupHash) and the bytes decide; XXH3 is
+     * computed once per distinct feature. A pair is found by the ids of its two tokens (pairKeys, pairIds): tokens hold
+     * no space, so "t1 t2" is the same string as "u1 u2" iff t1 = u1 and t2 = u2; its bytes are made only when it is new.
      */
     private boolean byteMode;
     private byte[] arena = new byte[4096];
@@ -66,15 +69,18 @@ public final class FeatureBag {
     private int[] starts = new int[INITIAL_CAPACITY];
     private int[] lengths = new int[INITIAL_CAPACITY];
     private long[] hashes = new long[INITIAL_CAPACITY];
-    /**
-     * The previous token's UTF-8 bytes at previousStart .. previousStart + previousLength (length -1: no previous token), then a
-     * space and the current token's.
-     */
+    /** Where the slot of feature id is: its index in entries (a token), or ~index in pairIds (a pair). */
+    private int[] slotOfId = new int[INITIAL_CAPACITY];
+    /** Distinct tokens in entries (byte mode). */
+    private int tokenFeatures;
+    /** Byte mode, adjacent pairs: per slot the ids of a pair's tokens (first << 32 | second) and the pair's id + 1 (0 = empty). */
+    private long[] pairKeys = new long[2 * INITIAL_CAPACITY];
+    private int[] pairIds = new int[2 * INITIAL_CAPACITY];
+    private int pairFeatures;
+    /** Byte mode: the id of the previous token's feature (adjacent pairs, across texts of one document), -1 for none. */
+    private int previousId = -1;
+    /** A token's UTF-8 bytes (tokens given as chars). */
     private byte[] scratch = new byte[4096];
-    /** Where the previous token's bytes are: scratch, or text (a token of the ASCII text being read). */
-    private byte[] previousBytes = scratch;
-    private int previousStart;
-    private int previousLength = -1;
     /** The ASCII text being read ({@link #beginAsciiText}), one byte per char: its tokens are read from here, not encoded. */
     private byte[] text = new byte[4096];
     private final ArrayDeque<String> window = new ArrayDeque<>();
@@ -141,40 +147,34 @@ public final class FeatureBag {
             addToken(new String(buffer, start, length));
             return;
         }
-        // the current token goes after the previous token's bytes and a space (no copy of the previous token per token):
-        // the pair is then one run of bytes; when the buffer is used up, the previous token moves to its front
-        if (previousBytes != scratch) {
-            previousToScratch();
+        if (scratch.length < 3 * length) {
+            scratch = new byte[Math.max(2 * scratch.length, 3 * length)];
         }
-        int from = previousStart + previousLength + 1;
-        if (scratch.length < from + 3 * length) {
-            if (previousLength > 0) {
-                System.arraycopy(scratch, previousStart, scratch, 0, previousLength);
-            }
-            previousStart = 0;
-            from = previousLength + 1;
-            if (scratch.length < from + 3 * length) {
-                scratch = Arrays.copyOf(scratch, Math.max(2 * scratch.length, from + 3 * length));
-            }
-        }
-        int end = Utf8FeatureHasher.encode(buffer, start, length, scratch, from);
-        if (end < 0) {
+        byte[] b = scratch;
+        int end = Utf8FeatureHasher.encode(buffer, start, length, b, 0);
+        if (end < 0 || adjacentPairs && hasSpace(b, end)) {
+            // an unpaired surrogate; or a space, which would make a pair's bytes ambiguous (no tokenizer of ours makes one)
             toStringMode();
             addToken(new String(buffer, start, length));
             return;
         }
         tokens++;
-        byte[] b = scratch;
-        count(b, from, end - from);
+        int id = countToken(b, 0, end);
         if (adjacentPairs) {
-            if (previousLength >= 0) {
-                b[from - 1] = ' ';
-                count(b, previousStart, end - previousStart);
+            if (previousId >= 0) {
+                countPair(previousId, id);
             }
-            previousBytes = b;
-            previousStart = from;
-            previousLength = end - from;
+            previousId = id;
         }
+    }
+
+    private static boolean hasSpace(byte[] b, int length) {
+        for (int i = 0; i < length; i++) {
+            if (b[i] == ' ') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -185,9 +185,6 @@ public final class FeatureBag {
     boolean beginAsciiText(char[] chars, int length) {
         if (!byteMode) {
             return false;
-        }
-        if (previousBytes == text) {
-            previousToScratch(); // the previous text's last token, before the text it is in is overwritten
         }
         if (text.length < length) {
             text = new byte[Math.max(length, 2 * text.length)];
@@ -204,52 +201,18 @@ public final class FeatureBag {
     }
 
     /**
-     * Adds the next token: {@code text[start .. start+length)} of the ASCII text taken by {@link #beginAsciiText}. A token
-     * one space after the previous one forms its pair in place.
+     * Adds the next token: {@code text[start .. start+length)} of the ASCII text taken by {@link #beginAsciiText}; it holds no
+     * space (a token of FastWordTokenizer).
      */
     void addAsciiToken(int start, int length) {
         tokens++;
-        byte[] t = text;
-        count(t, start, length);
-        if (!adjacentPairs) {
-            return;
-        }
-        if (previousLength >= 0) {
-            if (previousBytes == t && previousStart + previousLength + 1 == start && t[start - 1] == ' ') {
-                count(t, previousStart, start + length - previousStart);
-            } else {
-                // another separator, or the previous token is elsewhere: the pair in scratch
-                byte[] b = scratch;
-                int pair = previousLength + 1 + length;
-                if (b.length < pair) {
-                    b = scratch = Arrays.copyOf(b, Math.max(2 * b.length, pair));
-                }
-                if (previousBytes != b) {
-                    System.arraycopy(previousBytes, previousStart, b, 0, previousLength);
-                } else if (previousStart != 0) {
-                    System.arraycopy(b, previousStart, b, 0, previousLength);
-                }
-                b[previousLength] = ' ';
-                System.arraycopy(t, start, b, previousLength + 1, length);
-                count(b, 0, pair);
+        int id = countToken(text, start, length);
+        if (adjacentPairs) {
+            if (previousId >= 0) {
+                countPair(previousId, id);
             }
+            previousId = id;
         }
-        previousBytes = t;
-        previousStart = start;
-        previousLength = length;
-    }
-
-    /** Moves the previous token's bytes to the front of scratch. */
-    private void previousToScratch() {
-        byte[] b = scratch;
-        if (previousLength > 0) {
-            if (b.length < previousLength + 1) {
-                b = scratch = Arrays.copyOf(b, Math.max(2 * b.length, previousLength + 1));
-            }
-            System.arraycopy(previousBytes, previousStart, b, 0, previousLength);
-        }
-        previousBytes = b;
-        previousStart = 0;
     }
 
     /** Adds the next token of the document. */
@@ -310,41 +273,113 @@ public final class FeatureBag {
         }
     }
 
-    /** Counts the feature whose UTF-8 bytes are {@code b[off .. off+len)} (byte mode). */
-    private void count(byte[] b, int off, int len) {
-        long h = SimHash.featureHash(b, off, len);
+    /** Counts the token whose UTF-8 bytes are {@code b[off .. off+len)} (byte mode); returns its feature's id. */
+    private int countToken(byte[] b, int off, int len) {
+        long h = lookupHash(b, off, len);
         long[] e = entries;
         int mask = e.length - 1;
         int i = slot(h) & mask;
-        long tag = h & 0xFFFFFFFF00000000L;
+        long tag = h & TAG;
         for (long entry; (entry = e[i]) != 0; i = (i + 1) & mask) {
-            // same high half of the hash, same length, same bytes: the same feature (the bytes decide, exactly)
+            // same high half of the lookup hash, same length, same bytes: the same feature (the bytes decide, exactly)
             int id = (int) entry - 1;
-            if ((entry & 0xFFFFFFFF00000000L) == tag && lengths[id] == len && sameBytes(arena, starts[id], b, off, len)) {
+            if ((entry & TAG) == tag && lengths[id] == len && sameBytes(arena, starts[id], b, off, len)) {
                 frequencies[id]++;
+                return id;
+            }
+        }
+        int id = newFeature(len);
+        System.arraycopy(b, off, arena, starts[id], len);
+        // XXH3 once per distinct feature (the lookup hash of a long token is its XXH3 already)
+        hashes[id] = len > CHEAP_HASH_MAX ? h : SimHash.featureHash(arena, starts[id], len);
+        e[i] = tag | (id + 1);
+        slotOfId[id] = i;
+        if (2 * ++tokenFeatures > e.length) {
+            rehashTokens(2 * e.length);
+        }
+        return id;
+    }
+
+    /** Counts the pair of the tokens of features {@code first} and {@code second} (byte mode): their bytes with a space between. */
+    private void countPair(int first, int second) {
+        long key = (long) first << 32 | second;
+        long[] k = pairKeys;
+        int[] ids = pairIds;
+        int mask = ids.length - 1;
+        int i = pairSlot(key) & mask;
+        for (int v; (v = ids[i]) != 0; i = (i + 1) & mask) {
+            if (k[i] == key) {
+                frequencies[v - 1]++;
                 return;
             }
         }
+        int firstLength = lengths[first];
+        int secondLength = lengths[second];
+        int id = newFeature(firstLength + 1 + secondLength);
+        byte[] a = arena;
+        int at = starts[id];
+        System.arraycopy(a, starts[first], a, at, firstLength);
+        a[at + firstLength] = ' ';
+        System.arraycopy(a, starts[second], a, at + firstLength + 1, secondLength);
+        hashes[id] = SimHash.featureHash(a, at, lengths[id]);
+        k[i] = key;
+        ids[i] = id + 1;
+        slotOfId[id] = ~i;
+        if (2 * ++pairFeatures > ids.length) {
+            rehashPairs(2 * ids.length);
+        }
+    }
+
+    /** A new feature of {@code len} bytes, counted once, its room taken at the arena's end (the caller fills bytes and hash). */
+    private int newFeature(int len) {
         if (size == hashes.length || size == frequencies.length) {
             int c = 2 * size;
             hashes = Arrays.copyOf(hashes, c);
             starts = Arrays.copyOf(starts, c);
             lengths = Arrays.copyOf(lengths, c);
             frequencies = Arrays.copyOf(frequencies, c);
+            slotOfId = Arrays.copyOf(slotOfId, c);
         }
         if (arena.length - arenaSize < len) {
             arena = Arrays.copyOf(arena, Math.max(2 * arena.length, arenaSize + len));
         }
-        System.arraycopy(b, off, arena, arenaSize, len);
-        hashes[size] = h;
-        starts[size] = arenaSize;
-        lengths[size] = len;
-        frequencies[size] = 1;
+        int id = size++;
+        starts[id] = arenaSize;
+        lengths[id] = len;
+        frequencies[id] = 1;
         arenaSize += len;
-        e[i] = tag | ++size;
-        if (2 * size > e.length) {
-            rehash(2 * e.length);
+        return id;
+    }
+
+    private static final long TAG = 0xFFFFFFFF00000000L;
+    /** Tokens up to this many bytes get the cheap lookup hash; longer ones their XXH3. */
+    private static final int CHEAP_HASH_MAX = 16;
+
+    /**
+     * The index's hash of a token's bytes: for up to 16 bytes a multiply-mix of (at most) two words covering them and the
+     * length (equal bytes give equal hashes; the bytes are compared anyway), beyond that XXH3, which the feature needs.
+     */
+    static long lookupHash(byte[] b, int off, int len) {
+        long x;
+        if (len >= 8) {
+            if (len > CHEAP_HASH_MAX) {
+                return SimHash.featureHash(b, off, len);
+            }
+            x = (long) LONGS.get(b, off) * 0xC2B2AE3D27D4EB4FL ^ (long) LONGS.get(b, off + len - 8);
+        } else if (len >= 4) {
+            x = (long) (int) INTS.get(b, off) << 32 | (int) INTS.get(b, off + len - 4) & 0xFFFFFFFFL;
+        } else if (len > 0) {
+            x = b[off] & 0xFF | (b[off + (len >> 1)] & 0xFF) << 8 | (b[off + len - 1] & 0xFF) << 16;
+        } else {
+            x = 0;
         }
+        long m = (x ^ (long) len << 58) * 0x9E3779B97F4A7C15L;
+        return m ^ m >>> 29;
+    }
+
+    private static int pairSlot(long key) {
+        long m = key * 0x9E3779B97F4A7C15L;
+        return (int) (m ^ m >>> 32);
     }
 
     /**
@@ -388,26 +423,80 @@ public final class FeatureBag {
             f[id] = featureString(id);
         }
         features = f;
-        previous = previousLength < 0 ? null : new String(previousBytes, previousStart, previousLength, StandardCharsets.UTF_8);
+        previous = previousId < 0 ? null : f[previousId];
+        clearByteIndex();
         byteMode = false;
-        rehash(entries.length);
+        int capacity = slots.length;
+        while (2 * size > capacity) {
+            capacity *= 2;
+        }
+        rehash(capacity);
     }
 
+    /** Empties the byte-mode indexes (only the slots the features took). */
+    private void clearByteIndex() {
+        long[] e = entries;
+        int[] p = pairIds;
+        int[] at = slotOfId;
+        for (int id = 0; id < size; id++) {
+            int slot = at[id];
+            if (slot >= 0) {
+                e[slot] = 0;
+            } else {
+                p[~slot] = 0;
+            }
+        }
+        tokenFeatures = 0;
+        pairFeatures = 0;
+    }
+
+    /** Byte mode: the token index with {@code capacity} slots. */
+    private void rehashTokens(int capacity) {
+        int mask = capacity - 1;
+        long[] e = new long[capacity];
+        for (int id = 0; id < size; id++) {
+            if (slotOfId[id] < 0) {
+                continue; // a pair
+            }
+            long h = lookupHash(arena, starts[id], lengths[id]);
+            int i = slot(h) & mask;
+            while (e[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            e[i] = (h & TAG) | (id + 1);
+            slotOfId[id] = i;
+        }
+        entries = e;
+    }
+
+    /** Byte mode: the pair index with {@code capacity} slots. */
+    private void rehashPairs(int capacity) {
+        int mask = capacity - 1;
+        long[] k = new long[capacity];
+        int[] ids = new int[capacity];
+        long[] oldKeys = pairKeys;
+        int[] oldIds = pairIds;
+        for (int j = 0; j < oldIds.length; j++) {
+            int v = oldIds[j];
+            if (v == 0) {
+                continue;
+            }
+            long key = oldKeys[j];
+            int i = pairSlot(key) & mask;
+            while (ids[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            k[i] = key;
+            ids[i] = v;
+            slotOfId[v - 1] = ~i;
+        }
+        pairKeys = k;
+        pairIds = ids;
+    }
+
+    /** String mode: the index with {@code capacity} slots. */
     private void rehash(int capacity) {
         int mask = capacity - 1;
-        if (byteMode) {
-            long[] e = new long[capacity];
-            for (int id = 0; id < size; id++) {
-                long h = hashes[id];
-                int i = slot(h) & mask;
-                while (e[i] != 0) {
-                    i = (i + 1) & mask;
-                }
-                e[i] = (h & 0xFFFFFFFF00000000L) | (id + 1);
-            }
-            entries = e;
-            return;
-        }
         int[] s = new int[capacity];
         for (int id = 0; id < size; id++) {
             int h = features[id].hashCode();
@@ -526,18 +615,26 @@ public final class FeatureBag {
 
     /** Forgets all tokens so the bag can take the next document. */
     public void reset() {
-        if (slots.length > MAX_KEPT_SLOTS || entries.length > MAX_KEPT_SLOTS) {
+        if (slots.length > MAX_KEPT_SLOTS || entries.length > MAX_KEPT_SLOTS || pairIds.length > MAX_KEPT_SLOTS) {
             features = new String[INITIAL_CAPACITY];
             frequencies = new int[INITIAL_CAPACITY];
             hashes = new long[INITIAL_CAPACITY];
             starts = new int[INITIAL_CAPACITY];
             lengths = new int[INITIAL_CAPACITY];
+            slotOfId = new int[INITIAL_CAPACITY];
             slots = new int[2 * INITIAL_CAPACITY];
             entries = new long[2 * INITIAL_CAPACITY];
+            pairKeys = new long[2 * INITIAL_CAPACITY];
+            pairIds = new int[2 * INITIAL_CAPACITY];
+            tokenFeatures = 0;
+            pairFeatures = 0;
         } else {
             Arrays.fill(features, 0, Math.min(size, features.length), null);
-            Arrays.fill(slots, 0);
-            Arrays.fill(entries, 0);
+            if (byteMode) {
+                clearByteIndex(); // the string index is empty
+            } else {
+                Arrays.fill(slots, 0); // the byte indexes are empty (cleared when the bag left byte mode, or never used)
+            }
         }
         if (arena.length > MAX_KEPT_BYTES) {
             arena = new byte[4096];
@@ -548,10 +645,8 @@ public final class FeatureBag {
         if (text.length > MAX_KEPT_BYTES) {
             text = new byte[4096];
         }
-        previousBytes = scratch;
         arenaSize = 0;
-        previousStart = 0;
-        previousLength = -1;
+        previousId = -1;
         byteMode = byteModeFits();
         size = 0;
         kept = 0;

@@ -178,6 +178,56 @@ class FeatureBagRandomizedTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> FeatureAnalyzer.fromOption("smartcn")).getMessage().contains("[smartcn]"));
     }
 
+    /**
+     * A simhash-v2 bag reused across documents of very different sizes (its indexes grow, are kept or given back, and are
+     * emptied slot by slot), fed any tokens: short and long (beyond the cheap lookup hash's 16 bytes), CJK, emoji, tokens
+     * holding a space (a pair "a b" and a token "a b" are one feature: the bag must leave its pair index for strings) and
+     * unpaired surrogates (strings too). Its features, counts and fingerprint are those of the naive definition.
+     */
+    @RepeatedTest(20)
+    void v2BagReusedAcrossDocumentsMatchesNaiveFeatures() {
+        Random r = new Random(SEEDS.incrementAndGet());
+        FeatureBag bag = new FeatureBag(new FingerprintOptions(FingerprintOptions.DEFAULT_SHINGLE_SIZE, Weighting.LOG_TF, 1), true);
+        String[] vocabulary = new String[3000];
+        for (int i = 0; i < vocabulary.length; i++) {
+            vocabulary[i] = i % 7 == 0 ? "longword-" + i + "-beyond-sixteen-bytes" : "w" + Integer.toString(i, 36);
+        }
+        for (int doc = 0; doc < 40; doc++) {
+            int n = r.nextInt(10) == 0 ? 2000 + r.nextInt(4000) : r.nextInt(40);
+            boolean unpaired = false;
+            LinkedHashMap<String, Integer> tf = new LinkedHashMap<>();
+            String previous = null;
+            for (int i = 0; i < n; i++) {
+                String token = switch (r.nextInt(12)) {
+                    case 0 -> "a b";
+                    case 1 -> "a";
+                    case 2 -> "b";
+                    case 3 -> r.nextInt(50) == 0 ? "x\uD800" : randomToken(r);
+                    default -> vocabulary[r.nextInt(n > 100 ? vocabulary.length : 20)];
+                };
+                unpaired |= token.indexOf('\uD800') >= 0;
+                if (r.nextBoolean()) {
+                    char[] buffer = ("..." + token + "..").toCharArray();
+                    bag.addToken(buffer, 3, token.length());
+                } else {
+                    bag.addToken(token);
+                }
+                tf.merge(token, 1, Integer::sum);
+                if (previous != null) {
+                    tf.merge(previous + " " + token, 1, Integer::sum);
+                }
+                previous = token;
+            }
+            assertEquals(new ArrayList<>(tf.keySet()), bag.features(), "document " + doc + " of " + n + " tokens");
+            if (!unpaired) {
+                LinkedHashMap<String, Double> weighted = new LinkedHashMap<>();
+                tf.forEach((f, c) -> weighted.put(f, Weighting.v2Weight(c)));
+                assertEquals(FeatureBag.fingerprintWeighted(weighted, 1), bag.fingerprint(), "document " + doc + " of " + n + " tokens");
+            }
+            bag.reset();
+        }
+    }
+
     /** The word-wise byte comparison is Arrays.equals: every length up to 40, equal runs and a difference at each position. */
     @Test
     void sameBytesIsArraysEquals() {

@@ -206,18 +206,15 @@ public final class FingerprintBench {
         // pre-hashed distinct features with tf / log_tf weights: the accumulation as FeatureBag drives it, the
         // accumulator of before issue 15 (64 double sums, one addition per bit per feature) beside the current one
         BeforeIssue15Accumulator before = new BeforeIssue15Accumulator();
-        addWeighted(cases, inputs, perFeature, distinct, "ours: SimHashAccumulator, tf (pre-hashed distinct)", distinctHashes, tfWeights, acc::reset, acc::add,
-            acc::fingerprint);
-        addWeighted(cases, inputs, perFeature, distinct, "before #15: double sums, tf (pre-hashed distinct)", distinctHashes, tfWeights, before::reset,
-            before::add, before::fingerprint);
-        addWeighted(cases, inputs, perFeature, distinct, "ours: SimHashAccumulator, log_tf (pre-hashed distinct)", distinctHashes, logTfWeights, acc::reset,
-            acc::add, acc::fingerprint);
-        addWeighted(cases, inputs, perFeature, distinct, "before #15: double sums, log_tf (pre-hashed distinct)", distinctHashes, logTfWeights,
-            before::reset, before::add, before::fingerprint);
-        addWeighted(cases, inputs, perFeature, distinct, "ours: SimHashAccumulator, log_tf*idf-like (pre-hashed distinct)", distinctHashes, tfIdfWeights,
-            acc::reset, acc::add, acc::fingerprint);
-        addWeighted(cases, inputs, perFeature, distinct, "before #15: double sums, log_tf*idf-like (pre-hashed distinct)", distinctHashes,
-            tfIdfWeights, before::reset, before::add, before::fingerprint);
+        String[] weighting = {"tf", "log_tf", "log_tf*idf-like"};
+        double[][][] weightsOf = {tfWeights, logTfWeights, tfIdfWeights};
+        for (int k = 0; k < weighting.length; k++) {
+            double[][] ws = weightsOf[k];
+            addWeighted(cases, inputs, perFeature, distinct, "ours: SimHashAccumulator, " + weighting[k] + " (pre-hashed distinct)",
+                () -> accumulate(acc, distinctHashes, ws));
+            addWeighted(cases, inputs, perFeature, distinct, "before #15: double sums, " + weighting[k] + " (pre-hashed distinct)",
+                () -> accumulate(before, distinctHashes, ws));
+        }
         inputs.put("hash4j simHash(64) (pre-hashed distinct, unweighted)", "feature hashes");
         perFeature.put("hash4j simHash(64) (pre-hashed distinct, unweighted)", distinct);
         cases.put("hash4j simHash(64) (pre-hashed distinct, unweighted)", () -> {
@@ -346,35 +343,42 @@ public final class FingerprintBench {
         }
     }
 
-    private interface Reset {
-        void reset();
-    }
-
-    private interface Add {
-        void add(long hash, double weight);
-    }
-
-    private interface Fingerprint {
-        long fingerprint();
-    }
-
     private static void addWeighted(Map<String, Case> cases, Map<String, String> inputs, Map<String, Long> perFeature, long distinct, String name,
-        long[][] hashes, double[][] weights, Reset reset, Add add, Fingerprint fingerprint) {
+        Case pass) {
         inputs.put(name, "feature hashes");
         perFeature.put(name, distinct);
-        cases.put(name, () -> {
-            long x = 0;
-            for (int d = 0; d < hashes.length; d++) {
-                long[] hs = hashes[d];
-                double[] ws = weights[d];
-                reset.reset();
-                for (int j = 0; j < hs.length; j++) {
-                    add.add(hs[j], ws[j]);
-                }
-                x ^= fingerprint.fingerprint();
+        cases.put(name, pass);
+    }
+
+    // One loop per accumulator class, each calling it directly as FeatureBag does: a loop shared through functional
+    // interfaces would time an interface call per add (the call site sees several classes) on top of the accumulation.
+
+    private static long accumulate(SimHashAccumulator acc, long[][] hashes, double[][] weights) {
+        long x = 0;
+        for (int d = 0; d < hashes.length; d++) {
+            long[] hs = hashes[d];
+            double[] ws = weights[d];
+            acc.reset();
+            for (int j = 0; j < hs.length; j++) {
+                acc.add(hs[j], ws[j]);
             }
-            return x;
-        });
+            x ^= acc.fingerprint();
+        }
+        return x;
+    }
+
+    private static long accumulate(BeforeIssue15Accumulator acc, long[][] hashes, double[][] weights) {
+        long x = 0;
+        for (int d = 0; d < hashes.length; d++) {
+            long[] hs = hashes[d];
+            double[] ws = weights[d];
+            acc.reset();
+            for (int j = 0; j < hs.length; j++) {
+                acc.add(hs[j], ws[j]);
+            }
+            x ^= acc.fingerprint();
+        }
+        return x;
     }
 
     /** Bytes allocated by this thread so far (HotSpot's per-thread counter), -1 where unsupported. */
