@@ -25,8 +25,11 @@ public final class FeatureBag {
     private static final int INITIAL_CAPACITY = 16;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    /** A bag whose index grew beyond this many slots gives its tables back on reset (bounds memory kept and reset cost). */
-    private static final int MAX_KEPT_SLOTS = 1 << 12;
+    /**
+     * An index or per-feature array that grew beyond this length is given back on reset: bounds the memory a bag keeps (about
+     * 400 KB at most) while the tables of ordinary documents (up to about 4,000 distinct features) are kept from one to the next.
+     */
+    private static final int MAX_KEPT_SLOTS = 1 << 13;
     /** Nor keeps byte buffers beyond this size. */
     private static final int MAX_KEPT_BYTES = 1 << 16;
 
@@ -79,6 +82,10 @@ public final class FeatureBag {
     private int pairFeatures;
     /** Byte mode: the id of the previous token's feature (adjacent pairs, across texts of one document), -1 for none. */
     private int previousId = -1;
+    /** Where the previous token starts in the ASCII text being read, -1 when it is not a token of that text. */
+    private int previousInText = -1;
+    /** A new pair's bytes, when they are not one run of the ASCII text. */
+    private byte[] pairBytes = new byte[256];
     /** A token's UTF-8 bytes (tokens given as chars). */
     private byte[] scratch = new byte[4096];
     /** The ASCII text being read ({@link #beginAsciiText}), one byte per char: its tokens are read from here, not encoded. */
@@ -162,9 +169,10 @@ public final class FeatureBag {
         int id = countToken(b, 0, end);
         if (adjacentPairs) {
             if (previousId >= 0) {
-                countPair(previousId, id);
+                countPair(previousId, id, -1);
             }
             previousId = id;
+            previousInText = -1;
         }
     }
 
@@ -189,6 +197,7 @@ public final class FeatureBag {
         if (text.length < length) {
             text = new byte[Math.max(length, 2 * text.length)];
         }
+        previousInText = -1;
         // one pass: the bytes, and whether any char was beyond ASCII (then the bytes are not used)
         byte[] t = text;
         int any = 0;
@@ -206,12 +215,17 @@ public final class FeatureBag {
      */
     void addAsciiToken(int start, int length) {
         tokens++;
-        int id = countToken(text, start, length);
+        byte[] t = text;
+        int id = countToken(t, start, length);
         if (adjacentPairs) {
-            if (previousId >= 0) {
-                countPair(previousId, id);
+            int first = previousId;
+            if (first >= 0) {
+                int p = previousInText;
+                // one space after the previous token of this text: the pair's bytes are a run of the text
+                countPair(first, id, p >= 0 && p + lengths[first] + 1 == start && t[start - 1] == ' ' ? p : -1);
             }
             previousId = id;
+            previousInText = start;
         }
     }
 
@@ -300,8 +314,12 @@ public final class FeatureBag {
         return id;
     }
 
-    /** Counts the pair of the tokens of features {@code first} and {@code second} (byte mode): their bytes with a space between. */
-    private void countPair(int first, int second) {
+    /**
+     * Counts the pair of the tokens of features {@code first} and {@code second} (byte mode): their bytes with a space between,
+     * found at {@code inText} in the ASCII text being read, or (-1) made from the tokens' bytes when the pair is new. A pair's
+     * bytes are not kept: its starts and lengths entries hold the ids of its tokens.
+     */
+    private void countPair(int first, int second, int inText) {
         long key = (long) first << 32 | second;
         long[] k = pairKeys;
         int[] ids = pairIds;
@@ -314,14 +332,24 @@ public final class FeatureBag {
             }
         }
         int firstLength = lengths[first];
-        int secondLength = lengths[second];
-        int id = newFeature(firstLength + 1 + secondLength);
-        byte[] a = arena;
-        int at = starts[id];
-        System.arraycopy(a, starts[first], a, at, firstLength);
-        a[at + firstLength] = ' ';
-        System.arraycopy(a, starts[second], a, at + firstLength + 1, secondLength);
-        hashes[id] = SimHash.featureHash(a, at, lengths[id]);
+        int length = firstLength + 1 + lengths[second];
+        long hash;
+        if (inText >= 0) {
+            hash = SimHash.featureHash(text, inText, length);
+        } else {
+            byte[] b = pairBytes;
+            if (b.length < length) {
+                b = pairBytes = new byte[Math.max(2 * b.length, length)];
+            }
+            System.arraycopy(arena, starts[first], b, 0, firstLength);
+            b[firstLength] = ' ';
+            System.arraycopy(arena, starts[second], b, firstLength + 1, length - firstLength - 1);
+            hash = SimHash.featureHash(b, 0, length);
+        }
+        int id = newId();
+        hashes[id] = hash;
+        starts[id] = first;
+        lengths[id] = second;
         k[i] = key;
         ids[i] = id + 1;
         slotOfId[id] = ~i;
@@ -330,8 +358,20 @@ public final class FeatureBag {
         }
     }
 
-    /** A new feature of {@code len} bytes, counted once, its room taken at the arena's end (the caller fills bytes and hash). */
+    /** A new token feature of {@code len} bytes, counted once, its room taken at the arena's end (the caller fills bytes and hash). */
     private int newFeature(int len) {
+        if (arena.length - arenaSize < len) {
+            arena = Arrays.copyOf(arena, Math.max(2 * arena.length, arenaSize + len));
+        }
+        int id = newId();
+        starts[id] = arenaSize;
+        lengths[id] = len;
+        arenaSize += len;
+        return id;
+    }
+
+    /** A new feature, counted once (the caller fills its hash, starts and lengths entries). */
+    private int newId() {
         if (size == hashes.length || size == frequencies.length) {
             int c = 2 * size;
             hashes = Arrays.copyOf(hashes, c);
@@ -340,14 +380,8 @@ public final class FeatureBag {
             frequencies = Arrays.copyOf(frequencies, c);
             slotOfId = Arrays.copyOf(slotOfId, c);
         }
-        if (arena.length - arenaSize < len) {
-            arena = Arrays.copyOf(arena, Math.max(2 * arena.length, arenaSize + len));
-        }
         int id = size++;
-        starts[id] = arenaSize;
-        lengths[id] = len;
         frequencies[id] = 1;
-        arenaSize += len;
         return id;
     }
 
@@ -413,6 +447,10 @@ public final class FeatureBag {
 
     /** The feature {@code id} as a string (byte mode): its bytes are well-formed UTF-8, so this is the string they came from. */
     private String featureString(int id) {
+        if (slotOfId[id] < 0) {
+            // a pair: its tokens' ids
+            return featureString(starts[id]) + SHINGLE_SEPARATOR + featureString(lengths[id]);
+        }
         return new String(arena, starts[id], lengths[id], StandardCharsets.UTF_8);
     }
 
@@ -615,26 +653,30 @@ public final class FeatureBag {
 
     /** Forgets all tokens so the bag can take the next document. */
     public void reset() {
-        if (slots.length > MAX_KEPT_SLOTS || entries.length > MAX_KEPT_SLOTS || pairIds.length > MAX_KEPT_SLOTS) {
+        Arrays.fill(features, 0, Math.min(size, features.length), null);
+        if (byteMode) {
+            clearByteIndex(); // the string index is empty
+        } else {
+            Arrays.fill(slots, 0); // the byte indexes are empty (cleared when the bag left byte mode, or never used)
+        }
+        // a very large document does not pin its arrays: each one beyond MAX_KEPT_SLOTS is given back (the others stay)
+        if (hashes.length > MAX_KEPT_SLOTS || features.length > MAX_KEPT_SLOTS) {
             features = new String[INITIAL_CAPACITY];
             frequencies = new int[INITIAL_CAPACITY];
             hashes = new long[INITIAL_CAPACITY];
             starts = new int[INITIAL_CAPACITY];
             lengths = new int[INITIAL_CAPACITY];
             slotOfId = new int[INITIAL_CAPACITY];
+        }
+        if (slots.length > MAX_KEPT_SLOTS) {
             slots = new int[2 * INITIAL_CAPACITY];
+        }
+        if (entries.length > MAX_KEPT_SLOTS) {
             entries = new long[2 * INITIAL_CAPACITY];
+        }
+        if (pairIds.length > MAX_KEPT_SLOTS) {
             pairKeys = new long[2 * INITIAL_CAPACITY];
             pairIds = new int[2 * INITIAL_CAPACITY];
-            tokenFeatures = 0;
-            pairFeatures = 0;
-        } else {
-            Arrays.fill(features, 0, Math.min(size, features.length), null);
-            if (byteMode) {
-                clearByteIndex(); // the string index is empty
-            } else {
-                Arrays.fill(slots, 0); // the byte indexes are empty (cleared when the bag left byte mode, or never used)
-            }
         }
         if (arena.length > MAX_KEPT_BYTES) {
             arena = new byte[4096];
@@ -647,6 +689,10 @@ public final class FeatureBag {
         }
         arenaSize = 0;
         previousId = -1;
+        previousInText = -1;
+        if (pairBytes.length > MAX_KEPT_BYTES) {
+            pairBytes = new byte[256];
+        }
         byteMode = byteModeFits();
         size = 0;
         kept = 0;
