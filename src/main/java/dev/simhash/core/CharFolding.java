@@ -105,6 +105,38 @@ public final class CharFolding {
         out.length = p;
     }
 
+    /**
+     * {@link #fold(CharSequence, Buffer)} of an ASCII text, as bytes: writes the folded text's chars, one byte each, into
+     * {@code out[0 .. text.length())} and returns true; returns false (out then holds anything) when a char is not ASCII.
+     * Folding ASCII is lowercasing A-Z: NFKC leaves ASCII as it is, {@link Character#toLowerCase(int)} maps only A-Z within
+     * ASCII, and the folding table has no ASCII char (checked when it is loaded). {@code buffer} lends its source chars.
+     */
+    static boolean foldAscii(CharSequence text, Buffer buffer, byte[] out) {
+        int n = text.length();
+        if (out.length < n) {
+            throw new IndexOutOfBoundsException("text of " + n + " chars for " + out.length + " bytes");
+        }
+        char[] src = buffer.source(n);
+        text.toString().getChars(0, n, src, 0);
+        // in blocks, so that a text that is not ASCII is told early (such texts are often long and rarely ASCII further on)
+        for (int from = 0; from < n; from += ASCII_BLOCK) {
+            int to = Math.min(n, from + ASCII_BLOCK);
+            int any = 0;
+            for (int i = from; i < to; i++) {
+                int c = src[i];
+                any |= c;
+                // A-Z (c - 'A' and 'Z' - c both >= 0) gets bit 5: lowercase, without a branch
+                out[i] = (byte) (c | (~((c - 'A') | ('Z' - c)) >>> 31) << 5);
+            }
+            if (any >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final int ASCII_BLOCK = 256;
+
     /** Folds {@code src[0 .. n)} into {@code c} by {@code map}; returns the folded length, or -1 at a {@link #NOT_STABLE} char. */
     private static int foldChars(char[] src, int n, char[] c, char[] map) {
         int p = 0;
@@ -245,6 +277,9 @@ public final class CharFolding {
         for (Map.Entry<Integer, Integer> e : t.entrySet()) {
             if (t.containsKey(e.getValue())) {
                 throw new IllegalStateException("folding table is not idempotent at U+" + Integer.toHexString(e.getKey()));
+            }
+            if (e.getKey() < 0x80 || e.getValue() < 0x80) {
+                throw new IllegalStateException("folding table maps ASCII (foldAscii relies on it) at U+" + Integer.toHexString(e.getKey()));
             }
         }
         return Map.copyOf(t);

@@ -186,6 +186,28 @@ public final class FeatureBag {
     }
 
     /**
+     * Takes the next text of the document, folded (simhash-v2 step 1), as bytes when it is all ASCII and this bag keeps
+     * features as bytes (see {@link CharFolding#foldAscii}); then its tokens are added by {@link #addAsciiToken} from
+     * {@link #asciiText()}. Returns false (and takes nothing) otherwise.
+     */
+    boolean beginAsciiText(CharSequence unfolded, CharFolding.Buffer buffer) {
+        if (!byteMode) {
+            return false;
+        }
+        int length = unfolded.length();
+        if (text.length < length) {
+            text = new byte[Math.max(length, 2 * text.length)];
+        }
+        previousInText = -1;
+        return CharFolding.foldAscii(unfolded, buffer, text);
+    }
+
+    /** The bytes of the ASCII text taken by a beginAsciiText that returned true (its length is the text's). */
+    byte[] asciiText() {
+        return text;
+    }
+
+    /**
      * Takes the next text of the document, {@code chars[0 .. length)}, as bytes when it is all ASCII and this bag keeps
      * features as bytes: then its tokens are added by {@link #addAsciiToken} (start and length in the text) and no token is
      * encoded or copied. Returns false (and takes nothing) otherwise: add its tokens by {@link #addToken(char[], int, int)}.

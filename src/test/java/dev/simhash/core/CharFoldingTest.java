@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -151,5 +152,33 @@ class CharFoldingTest {
         assertEquals(file.size(), CharFolding.tableSize());
         assertTrue(file.size() > 4000, "OpenCC TSCharacters has about 4,000 entries");
         file.forEach((k, v) -> assertEquals((int) v, CharFolding.foldCodePoint(k)));
+    }
+    /**
+     * The ASCII path is the reference fold for every ASCII text (each of the 128 chars, in random texts of every length
+     * across its 256-char blocks), and refuses every text with any other char, wherever it is (also chars whose low byte is
+     * ASCII, such as U+0141 or U+4E41).
+     */
+    @Test
+    void foldAsciiIsTheReferenceFoldOfAsciiTextsAndRefusesOthers() {
+        Random r = new Random(SEEDS.incrementAndGet());
+        CharFolding.Buffer buffer = new CharFolding.Buffer();
+        byte[] out = new byte[2000];
+        StringBuilder all = new StringBuilder();
+        for (char c = 0; c < 0x80; c++) {
+            all.append(c);
+        }
+        String[] others = { "\u0080", "\u00C9", "\u0141", "\u4E41", "\uFF21", "\uD83D\uDC4D", "\u00A0" };
+        for (int round = 0; round < 2000; round++) {
+            int n = round == 0 ? 128 : r.nextInt(r.nextBoolean() ? 20 : 1200);
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                sb.append(round == 0 ? all.charAt(i) : (char) r.nextInt(0x80));
+            }
+            String ascii = sb.toString();
+            assertTrue(CharFolding.foldAscii(ascii, buffer, out), ascii);
+            assertEquals(ReferenceSimHashV2.fold(ascii), new String(out, 0, n, StandardCharsets.ISO_8859_1), ascii);
+            sb.insert(r.nextInt(n + 1), others[r.nextInt(others.length)]);
+            assertFalse(CharFolding.foldAscii(sb, buffer, out), sb.toString());
+        }
     }
 }
