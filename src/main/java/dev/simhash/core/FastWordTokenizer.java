@@ -2,6 +2,10 @@ package dev.simhash.core;
 
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * A fast path for simhash-v2's step 2: splits (folded) text into exactly the terms Lucene's
  * {@link StandardTokenizer} with its default settings emits, for texts made only of a small set of
@@ -99,6 +103,12 @@ public final class FastWordTokenizer {
         if (!supported(text, length, maxTokenLength)) {
             return false;
         }
+        emit(text, length, maxTokenLength, sink);
+        return true;
+    }
+
+    /** The tokens of a supported text (the scalar rules, one character at a time). */
+    private static void emit(char[] text, int length, int maxTokenLength, Sink sink) {
         final byte[] classes = CLASSES;
         int s = 0;
         while (s < length) {
@@ -152,7 +162,157 @@ public final class FastWordTokenizer {
             sink.token(text, s, i - s);
             s = i;
         }
-        return true;
+    }
+
+    /** Receives each token of an ASCII text as its start and length in the text. */
+    public interface AsciiSink {
+        void token(int start, int length);
+    }
+
+    /** Little-endian 8-byte reads of a byte array. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Every byte 0x01, and every byte's high bit: the flag bit of each byte in the SWAR masks below. */
+    private static final long ONES = 0x0101_0101_0101_0101L;
+    private static final long HIGHS = 0x8080_8080_8080_8080L;
+
+    /**
+     * Emits exactly the tokens {@link #tokenize(char[], int, Sink)} (hence {@link StandardTokenizer} with its
+     * default maximum token length) emits for the text of {@code text[0..length)}, one character per byte,
+     * in order. Every ASCII character is supported, so this always succeeds; a byte of 0x80 or more is an
+     * {@link IllegalArgumentException} (possibly after some tokens were emitted).
+     */
+    public static void tokenizeAscii(byte[] text, int length, AsciiSink sink) {
+        tokenizeAscii(text, length, DEFAULT_MAX_TOKEN_LENGTH, sink);
+    }
+
+    /**
+     * As {@link #tokenizeAscii(byte[], int, AsciiSink)} for a StandardTokenizer with the given maximum token
+     * length.
+     *
+     * <p>How: eight bytes at a time (one little-endian long), each byte is classified branch-free into flag
+     * bits (letter, digit, word character, MidLetter-or-MidNumLet, MidNum-or-MidNumLet); a Mid character
+     * joins where the bytes on both sides are letters (digits) and it may join letters (digits), which is a
+     * shift of the neighbouring words' flags by one byte. The word characters and joining Mid characters
+     * (the characters a token can hold) are gathered into one bit per byte, 64 bytes to a mask, and each
+     * maximal run of set bits is walked with {@link Long#numberOfTrailingZeros}. A run is exactly one token
+     * when it starts with a letter or digit and is no longer than the maximum token length (a joining Mid
+     * character always has a letter or digit after it in the run, so no cut can fall next to one); any other
+     * run (one starting with connectors, or a long one to cut) goes through the scalar rules of
+     * {@link #tokenize(char[], int, int, Sink)}, which start afresh at the run's first character and never
+     * look past its end, exactly as they would on the whole text.
+     */
+    static void tokenizeAscii(byte[] text, int length, int maxTokenLength, AsciiSink sink) {
+        if (length < 0 || length > text.length) {
+            throw new IndexOutOfBoundsException("length " + length + " for a buffer of " + text.length);
+        }
+        if (maxTokenLength < 1) {
+            throw new IllegalArgumentException("maxTokenLength must be greater than zero");
+        }
+        final int words = (length + 7) >>> 3;
+        if (words == 0) {
+            return;
+        }
+        // the flags of the word before (only its last byte is used), this word and the next one
+        long prevLetters = 0;
+        long prevDigits = 0;
+        long x = word(text, 0, length);
+        long letters = letters(x);
+        long digits = digits(x);
+        long others = x;
+        long mask = 0; // token characters of the current 64-byte block, one bit per byte
+        long carry = 0; // whether the last byte of the previous block was a token character
+        int runStart = -1; // the start of the run of token characters under way, or -1
+        for (int w = 0; w < words; w++) {
+            long nextX = w + 1 < words ? word(text, (w + 1) << 3, length) : 0;
+            long nextLetters = letters(nextX);
+            long nextDigits = digits(nextX);
+            // the letter (digit) flags of each byte's left and right neighbours, at each byte's flag bit
+            long lettersBefore = (letters << 8) | (prevLetters >>> 56);
+            long lettersAfter = (letters >>> 8) | (nextLetters << 56);
+            long digitsBefore = (digits << 8) | (prevDigits >>> 56);
+            long digitsAfter = (digits >>> 8) | (nextDigits << 56);
+            long dotOrQuote = equal(others, '.') | equal(others, '\'');
+            long joinLetters = equal(others, ':') | dotOrQuote;
+            long joinDigits = equal(others, ',') | equal(others, ';') | dotOrQuote;
+            long tokenChars = letters | digits | equal(others, '_')
+                | (joinLetters & lettersBefore & lettersAfter) | (joinDigits & digitsBefore & digitsAfter);
+            // gather each byte's flag (bit 8k+7) into bit k
+            mask |= (((tokenChars >>> 7) * 0x0102_0408_1020_4080L) >>> 56) << ((w & 7) << 3);
+            if ((w & 7) == 7 || w + 1 == words) {
+                final int base = (w & ~7) << 3;
+                long before = (mask << 1) | carry;
+                long edges = (mask & ~before) | (~mask & before); // run starts and the first bytes after runs
+                carry = mask >>> 63;
+                mask = 0;
+                while (edges != 0) {
+                    int at = base + Long.numberOfTrailingZeros(edges);
+                    edges &= edges - 1;
+                    if (runStart < 0) {
+                        runStart = at;
+                    } else {
+                        run(text, runStart, at, maxTokenLength, sink);
+                        runStart = -1;
+                    }
+                }
+            }
+            prevLetters = letters;
+            prevDigits = digits;
+            letters = nextLetters;
+            digits = nextDigits;
+            others = nextX;
+        }
+        if (runStart >= 0) {
+            run(text, runStart, length, maxTokenLength, sink);
+        }
+    }
+
+    /** Emits the tokens of one maximal run {@code [start, end)} of token characters. */
+    private static void run(byte[] text, int start, int end, int maxTokenLength, AsciiSink sink) {
+        int n = end - start;
+        if (n <= maxTokenLength && text[start] != '_') {
+            sink.token(start, n);
+            return;
+        }
+        // connectors first, or a run to cut: the scalar rules on the run alone
+        char[] chars = new char[n];
+        for (int i = 0; i < n; i++) {
+            chars[i] = (char) text[start + i];
+        }
+        emit(chars, n, maxTokenLength, (t, s, l) -> sink.token(start + s, l));
+    }
+
+    /** The eight bytes from {@code at} (little-endian), zeros past {@code length}; rejects bytes of 0x80 or more. */
+    private static long word(byte[] text, int at, int length) {
+        long x;
+        if (at + 8 <= length) {
+            x = (long) LONGS.get(text, at);
+        } else {
+            x = 0;
+            for (int i = length - 1; i >= at; i--) {
+                x = (x << 8) | (text[i] & 0xFFL);
+            }
+        }
+        if ((x & HIGHS) != 0) {
+            throw new IllegalArgumentException("not an ASCII text: a byte of 0x80 or more at or after " + at);
+        }
+        return x;
+    }
+
+    /** The flag bit (0x80) of each byte that is an ASCII letter, for bytes below 0x80. */
+    private static long letters(long x) {
+        long lower = x | (0x20 * ONES); // maps A-Z onto a-z, and no other byte into a-z
+        return (lower + (0x80 - 'a') * ONES) & ~(lower + (0x7F - 'z') * ONES) & HIGHS;
+    }
+
+    /** The flag bit (0x80) of each byte that is an ASCII digit, for bytes below 0x80. */
+    private static long digits(long x) {
+        return (x + (0x80 - '0') * ONES) & ~(x + (0x7F - '9') * ONES) & HIGHS;
+    }
+
+    /** The flag bit (0x80) of each byte equal to {@code c}, for bytes below 0x80. */
+    private static long equal(long x, char c) {
+        return ~((x ^ (c * ONES)) + 0x7F * ONES) & HIGHS;
     }
 
     /** Whether every character of the text is in the supported set (in its context, for the few that need one). */
