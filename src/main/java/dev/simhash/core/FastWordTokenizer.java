@@ -150,9 +150,7 @@ public final class FastWordTokenizer {
                 }
                 if (k >= MID_LETTER && k <= MID_NUM_LET && i + 1 < limit) {
                     // a Mid character joins two letters (MidLetter, MidNumLet) or two digits (MidNum, MidNumLet)
-                    byte before = classes[text[i - 1]];
-                    byte after = classes[text[i + 1]];
-                    if (before == after && (before == LETTER ? k != MID_NUM : before == DIGIT && k != MID_LETTER)) {
+                    if (joins(k, classes[text[i - 1]], classes[text[i + 1]])) {
                         i += 2;
                         continue;
                     }
@@ -162,6 +160,16 @@ public final class FastWordTokenizer {
             sink.token(text, s, i - s);
             s = i;
         }
+    }
+
+    /**
+     * Whether a character of class {@code k} joins the characters of classes {@code before} and {@code after}
+     * around it into one token: a MidLetter or MidNumLet between two letters, a MidNum or MidNumLet between
+     * two digits (UAX #29 WB6/7, WB11/12).
+     */
+    private static boolean joins(byte k, byte before, byte after) {
+        return k >= MID_LETTER && k <= MID_NUM_LET && before == after
+            && (before == LETTER ? k != MID_NUM : before == DIGIT && k != MID_LETTER);
     }
 
     /** Receives each token of an ASCII text as its start and length in the text. */
@@ -180,7 +188,7 @@ public final class FastWordTokenizer {
      * Emits exactly the tokens {@link #tokenize(char[], int, Sink)} (hence {@link StandardTokenizer} with its
      * default maximum token length) emits for the text of {@code text[0..length)}, one character per byte,
      * in order. Every ASCII character is supported, so this always succeeds; a byte of 0x80 or more is an
-     * {@link IllegalArgumentException} (possibly after some tokens were emitted).
+     * {@link IllegalArgumentException} (possibly after the tokens of earlier 64-byte blocks were emitted).
      */
     public static void tokenizeAscii(byte[] text, int length, AsciiSink sink) {
         tokenizeAscii(text, length, DEFAULT_MAX_TOKEN_LENGTH, sink);
@@ -190,17 +198,17 @@ public final class FastWordTokenizer {
      * As {@link #tokenizeAscii(byte[], int, AsciiSink)} for a StandardTokenizer with the given maximum token
      * length.
      *
-     * <p>How: eight bytes at a time (one little-endian long), each byte is classified branch-free into flag
-     * bits (letter, digit, word character, MidLetter-or-MidNumLet, MidNum-or-MidNumLet); a Mid character
-     * joins where the bytes on both sides are letters (digits) and it may join letters (digits), which is a
-     * shift of the neighbouring words' flags by one byte. The word characters and joining Mid characters
-     * (the characters a token can hold) are gathered into one bit per byte, 64 bytes to a mask, and each
-     * maximal run of set bits is walked with {@link Long#numberOfTrailingZeros}. A run is exactly one token
-     * when it starts with a letter or digit and is no longer than the maximum token length (a joining Mid
-     * character always has a letter or digit after it in the run, so no cut can fall next to one); any other
-     * run (one starting with connectors, or a long one to cut) goes through the scalar rules of
+     * <p>How: 64 bytes at a time, eight to a little-endian long, bytes are classified branch-free (SWAR) into
+     * two masks of one bit per byte: word characters (letters, digits, {@code _}) and bytes in
+     * {@code '..;} (a superset of the ASCII Mid characters). A Mid character can only join where it is a
+     * single byte between two word characters; those few places are found with shifts of the masks
+     * (looking one block ahead) and checked with the scalar join rule. Then each maximal run of set bits,
+     * the characters of a token, is walked with {@link Long#numberOfTrailingZeros}. A run is exactly one
+     * token when it starts with a letter or digit and is no longer than the maximum token length (a joining
+     * Mid character always has a letter or digit after it in the run, so no cut falls next to one); any
+     * other run (one starting with connectors, or a long one to cut) goes through the scalar rules of
      * {@link #tokenize(char[], int, int, Sink)}, which start afresh at the run's first character and never
-     * look past its end, exactly as they would on the whole text.
+     * look past its end, exactly as they do on the whole text.
      */
     static void tokenizeAscii(byte[] text, int length, int maxTokenLength, AsciiSink sink) {
         if (length < 0 || length > text.length) {
@@ -209,58 +217,66 @@ public final class FastWordTokenizer {
         if (maxTokenLength < 1) {
             throw new IllegalArgumentException("maxTokenLength must be greater than zero");
         }
-        final int words = (length + 7) >>> 3;
-        if (words == 0) {
-            return;
-        }
-        // the flags of the word before (only its last byte is used), this word and the next one
-        long prevLetters = 0;
-        long prevDigits = 0;
-        long x = word(text, 0, length);
-        long letters = letters(x);
-        long digits = digits(x);
-        long others = x;
-        long mask = 0; // token characters of the current 64-byte block, one bit per byte
-        long carry = 0; // whether the last byte of the previous block was a token character
-        int runStart = -1; // the start of the run of token characters under way, or -1
-        for (int w = 0; w < words; w++) {
-            long nextX = w + 1 < words ? word(text, (w + 1) << 3, length) : 0;
-            long nextLetters = letters(nextX);
-            long nextDigits = digits(nextX);
-            // the letter (digit) flags of each byte's left and right neighbours, at each byte's flag bit
-            long lettersBefore = (letters << 8) | (prevLetters >>> 56);
-            long lettersAfter = (letters >>> 8) | (nextLetters << 56);
-            long digitsBefore = (digits << 8) | (prevDigits >>> 56);
-            long digitsAfter = (digits >>> 8) | (nextDigits << 56);
-            long dotOrQuote = equal(others, '.') | equal(others, '\'');
-            long joinLetters = equal(others, ':') | dotOrQuote;
-            long joinDigits = equal(others, ',') | equal(others, ';') | dotOrQuote;
-            long tokenChars = letters | digits | equal(others, '_')
-                | (joinLetters & lettersBefore & lettersAfter) | (joinDigits & digitsBefore & digitsAfter);
-            // gather each byte's flag (bit 8k+7) into bit k
-            mask |= (((tokenChars >>> 7) * 0x0102_0408_1020_4080L) >>> 56) << ((w & 7) << 3);
-            if ((w & 7) == 7 || w + 1 == words) {
-                final int base = (w & ~7) << 3;
-                long before = (mask << 1) | carry;
-                long edges = (mask & ~before) | (~mask & before); // run starts and the first bytes after runs
-                carry = mask >>> 63;
-                mask = 0;
-                while (edges != 0) {
-                    int at = base + Long.numberOfTrailingZeros(edges);
-                    edges &= edges - 1;
-                    if (runStart < 0) {
-                        runStart = at;
-                    } else {
-                        run(text, runStart, at, maxTokenLength, sink);
-                        runStart = -1;
-                    }
+        final byte[] classes = CLASSES;
+        long mask = 0; // word characters of the block at base, one bit per byte (then joining Mid characters too)
+        long mids = 0; // bytes of the block at base that may be Mid characters
+        long carry = 0; // whether the last byte of the previous block is in a token
+        int runStart = -1; // the start of a run of token characters that goes on past the previous block, or -1
+        for (int base = -64; base < length; base += 64) {
+            // classify the next block (zeros past the text)
+            final int next = base + 64;
+            long nextWords = 0;
+            long nextMids = 0;
+            if (next + 64 <= length) {
+                long high = 0;
+                for (int k = 0; k < 64; k += 8) {
+                    long x = (long) LONGS.get(text, next + k);
+                    high |= x;
+                    nextWords |= gather(wordChars(x)) << k;
+                    nextMids |= gather(midChars(x)) << k;
+                }
+                if ((high & HIGHS) != 0) {
+                    throw notAscii(next);
+                }
+            } else if (next < length) {
+                for (int k = 0; k < 64; k += 8) {
+                    long x = tailWord(text, next + k, length);
+                    nextWords |= gather(wordChars(x)) << k;
+                    nextMids |= gather(midChars(x)) << k;
                 }
             }
-            prevLetters = letters;
-            prevDigits = digits;
-            letters = nextLetters;
-            digits = nextDigits;
-            others = nextX;
+            if (base >= 0) {
+                // single bytes between word characters that may be Mid characters: where a token may go on
+                long gaps = mids & ~mask & ((mask << 1) | carry) & ((mask >>> 1) | (nextWords << 63));
+                while (gaps != 0) {
+                    int at = base + Long.numberOfTrailingZeros(gaps);
+                    if (joins(classes[text[at]], classes[text[at - 1]], classes[text[at + 1]])) {
+                        mask |= gaps & -gaps;
+                    }
+                    gaps &= gaps - 1;
+                }
+                long before = (mask << 1) | carry;
+                long starts = mask & ~before;
+                long ends = ~mask & before; // the first bytes after runs
+                carry = mask >>> 63;
+                if (runStart >= 0 && ends != 0) {
+                    run(text, runStart, base + Long.numberOfTrailingZeros(ends), maxTokenLength, sink);
+                    ends &= ends - 1;
+                    runStart = -1;
+                }
+                while (starts != 0) {
+                    int start = base + Long.numberOfTrailingZeros(starts);
+                    starts &= starts - 1;
+                    if (ends == 0) {
+                        runStart = start; // goes on in the next block
+                        break;
+                    }
+                    run(text, start, base + Long.numberOfTrailingZeros(ends), maxTokenLength, sink);
+                    ends &= ends - 1;
+                }
+            }
+            mask = nextWords;
+            mids = nextMids;
         }
         if (runStart >= 0) {
             run(text, runStart, length, maxTokenLength, sink);
@@ -283,36 +299,41 @@ public final class FastWordTokenizer {
     }
 
     /** The eight bytes from {@code at} (little-endian), zeros past {@code length}; rejects bytes of 0x80 or more. */
-    private static long word(byte[] text, int at, int length) {
-        long x;
-        if (at + 8 <= length) {
-            x = (long) LONGS.get(text, at);
-        } else {
-            x = 0;
-            for (int i = length - 1; i >= at; i--) {
-                x = (x << 8) | (text[i] & 0xFFL);
-            }
+    private static long tailWord(byte[] text, int at, int length) {
+        long x = 0;
+        for (int i = Math.min(length, at + 8) - 1; i >= at; i--) {
+            x = (x << 8) | (text[i] & 0xFFL);
         }
         if ((x & HIGHS) != 0) {
-            throw new IllegalArgumentException("not an ASCII text: a byte of 0x80 or more at or after " + at);
+            throw notAscii(at);
         }
         return x;
     }
 
-    /** The flag bit (0x80) of each byte that is an ASCII letter, for bytes below 0x80. */
-    private static long letters(long x) {
+    private static IllegalArgumentException notAscii(int at) {
+        return new IllegalArgumentException("not an ASCII text: a byte of 0x80 or more in the 64 bytes from " + at);
+    }
+
+    /** Bit k of the result: the flag bit (0x80) of byte k. */
+    private static long gather(long flags) {
+        return ((flags >>> 7) * 0x0102_0408_1020_4080L) >>> 56;
+    }
+
+    /** The flag bit (0x80) of each byte that is a letter, a digit or {@code _}, for bytes below 0x80. */
+    private static long wordChars(long x) {
         long lower = x | (0x20 * ONES); // maps A-Z onto a-z, and no other byte into a-z
-        return (lower + (0x80 - 'a') * ONES) & ~(lower + (0x7F - 'z') * ONES) & HIGHS;
+        long letters = (lower + (0x80 - 'a') * ONES) & ~(lower + (0x7F - 'z') * ONES);
+        long digits = (x + (0x80 - '0') * ONES) & ~(x + (0x7F - '9') * ONES);
+        long connectors = ~((x ^ ('_' * ONES)) + 0x7F * ONES);
+        return (letters | digits | connectors) & HIGHS;
     }
 
-    /** The flag bit (0x80) of each byte that is an ASCII digit, for bytes below 0x80. */
-    private static long digits(long x) {
-        return (x + (0x80 - '0') * ONES) & ~(x + (0x7F - '9') * ONES) & HIGHS;
-    }
-
-    /** The flag bit (0x80) of each byte equal to {@code c}, for bytes below 0x80. */
-    private static long equal(long x, char c) {
-        return ~((x ^ (c * ONES)) + 0x7F * ONES) & HIGHS;
+    /**
+     * The flag bit (0x80) of each byte in {@code '..;} (0x27-0x3B), for bytes below 0x80: every ASCII Mid
+     * character ({@code ' , . : ;}) and some others.
+     */
+    private static long midChars(long x) {
+        return (x + (0x80 - '\'') * ONES) & ~(x + (0x7F - ';') * ONES) & HIGHS;
     }
 
     /** Whether every character of the text is in the supported set (in its context, for the few that need one). */
