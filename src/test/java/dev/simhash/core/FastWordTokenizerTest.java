@@ -679,11 +679,13 @@ class FastWordTokenizerTest {
         } catch (IndexOutOfBoundsException expected) {
             // expected
         }
-        for (int at = 0; at < 20; at++) {
-            byte[] b = " ".repeat(20).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            b[at] = (byte) 0xE9;
+        for (int at = 0; at < 200; at++) {
+            // three full 64-byte blocks read eight bytes at a time, then eight bytes read one at a time; tokens
+            // of the blocks before the bad byte may come first
+            byte[] b = "ab ".repeat(67).substring(0, 200).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            b[at] = (byte) (at % 2 == 0 ? 0xE9 : 0x80);
             try {
-                FastWordTokenizer.tokenizeAscii(b, b.length, none);
+                FastWordTokenizer.tokenizeAscii(b, b.length, (start, length) -> { });
                 fail("accepted a byte of 0x80 or more at " + at);
             } catch (IllegalArgumentException expected) {
                 // expected
