@@ -485,6 +485,214 @@ class FastWordTokenizerTest {
         assertTrue(joined > 5_000, "texts with a token joined by a Mid character: " + joined);
     }
 
+    // ---- the ASCII fast path: the same tokens as the char path (and Lucene) on every ASCII text ----
+
+    /**
+     * Runs the ASCII tokenizer on a byte buffer longer than the text whose tail holds letters and a byte
+     * that is no ASCII: reading past {@code length} would change the tokens or throw.
+     */
+    private static List<String> ascii(String s, int maxTokenLength) {
+        byte[] buf = new byte[s.length() + 10];
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            assertTrue(c < 0x80, "not ASCII");
+            buf[i] = (byte) c;
+        }
+        java.util.Arrays.fill(buf, s.length(), buf.length, (byte) 'x');
+        buf[s.length() + 1] = (byte) 0xC3;
+        buf[buf.length - 1] = (byte) 0xFF;
+        List<String> out = new ArrayList<>();
+        FastWordTokenizer.tokenizeAscii(buf, s.length(), maxTokenLength, (start, length) -> {
+            assertTrue(start >= 0 && length > 0 && start + length <= s.length(), "token range");
+            out.add(s.substring(start, start + length));
+        });
+        return out;
+    }
+
+    private static final Impl ASCII = FastWordTokenizerTest::ascii;
+
+    /** Null when the ASCII path and the char path agree on the text, else the difference. */
+    private static String asciiMismatch(String s, int maxTokenLength) {
+        List<String> want = fast(s, maxTokenLength);
+        assertNotNull(want, "the char path declined an ASCII text");
+        List<String> got = ascii(s, maxTokenLength);
+        if (!want.equals(got)) {
+            return "max " + maxTokenLength + " text " + show(s) + "\n char  " + showAll(want) + "\n ascii " + showAll(got);
+        }
+        return null;
+    }
+
+    private static void assertAsciiAgrees(String s, int maxTokenLength) {
+        String m = asciiMismatch(s, maxTokenLength);
+        if (m != null) {
+            fail(m);
+        }
+    }
+
+    /** One ASCII character per class, an upper-case letter, and a break of each kind nearby. */
+    private static final char[] ASCII_REPRESENTATIVES = {'a', 'Z', '1', '_', ':', ',', ';', '.', '\'', ' ', '-'};
+
+    @Test
+    void asciiExhaustiveShortStrings() {
+        List<String> inputs = allStrings(ASCII_REPRESENTATIVES, 5);
+        assertEquals(177_156, inputs.size());
+        for (int max : new int[] {255, 1, 2, 3, 4, 5}) {
+            for (String s : inputs) {
+                assertAsciiAgrees(s, max);
+            }
+        }
+        // and against Lucene itself
+        for (int max : new int[] {255, 2}) {
+            String m = firstMismatch(ASCII, allStrings(ASCII_REPRESENTATIVES, 4), max);
+            assertNull(m, m);
+        }
+    }
+
+    @Test
+    void asciiShortStringsAcrossWordAndBlockBoundaries() {
+        // every short string placed so that it straddles an 8-byte word or a 64-byte block boundary,
+        // after fillers that end in each class
+        List<String> inputs = allStrings(ASCII_REPRESENTATIVES, 4);
+        String[] fillers = {" ", "a", "1", "_", "a.", "1,"};
+        int[] offsets = {5, 6, 7, 8, 9, 61, 62, 63, 64, 65, 66, 125, 126, 127, 128, 129};
+        for (String filler : fillers) {
+            for (int offset : offsets) {
+                String prefix = (" ".repeat(offset - filler.length() - 3) + "x. " + filler);
+                assertEquals(offset, prefix.length());
+                for (String s : inputs) {
+                    assertAsciiAgrees(prefix + s, 255);
+                    assertAsciiAgrees(prefix + s + "a1", 255);
+                }
+            }
+        }
+    }
+
+    /** A random ASCII text biased to the edges: joins, connector runs, long words, runs ending at block edges. */
+    static String randomAscii(Random r, int maxTokenLength) {
+        int length = switch (r.nextInt(5)) {
+            case 0 -> r.nextInt(20);
+            case 1 -> r.nextInt(130);
+            case 2 -> Math.max(0, maxTokenLength - 8 + r.nextInt(20));
+            case 3 -> 2 * maxTokenLength + r.nextInt(80);
+            default -> r.nextInt(3 * maxTokenLength + 140);
+        };
+        String letters = "abcdefghijklmnopqrstuvwxyzAQZ";
+        String digits = "0123456789";
+        String mids = ":,;.'";
+        StringBuilder sb = new StringBuilder(length);
+        while (sb.length() < length) {
+            int kind = r.nextInt(100);
+            int run = r.nextInt(6) == 0 ? 1 + r.nextInt(2 * maxTokenLength + 2) : 1 + r.nextInt(6);
+            if (r.nextInt(8) == 0) {
+                // end a run right at a 64-byte block (or 8-byte word) boundary, or one off it
+                int unit = r.nextBoolean() ? 64 : 8;
+                run = Math.max(1, unit - sb.length() % unit + r.nextInt(3) - 1);
+            }
+            for (int i = 0; i < run; i++) {
+                char c;
+                if (kind < 40) {
+                    c = r.nextInt(10) == 0 ? mids.charAt(r.nextInt(mids.length())) : letters.charAt(r.nextInt(letters.length()));
+                } else if (kind < 60) {
+                    c = r.nextInt(6) == 0 ? mids.charAt(r.nextInt(mids.length())) : digits.charAt(r.nextInt(digits.length()));
+                } else if (kind < 70) {
+                    c = '_';
+                } else if (kind < 80) {
+                    c = mids.charAt(r.nextInt(mids.length()));
+                } else if (kind < 90) {
+                    c = " -\n/".charAt(r.nextInt(4));
+                } else {
+                    c = (char) r.nextInt(0x80); // any ASCII character, controls and NUL included
+                }
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void asciiRandomizedDifferential() {
+        long extra = Long.getLong("fastwordtokenizer.seed", System.nanoTime());
+        long[] seeds = java.util.Arrays.copyOf(SEEDS, SEEDS.length + 1);
+        seeds[SEEDS.length] = extra;
+        int cut = 0;
+        int longTexts = 0;
+        for (long seed : seeds) {
+            Random r = new Random(seed);
+            for (int i = 0; i < 6_000; i++) {
+                int max = r.nextInt(5) == 0 ? 1 + r.nextInt(70) : 255;
+                String s = randomAscii(r, max);
+                String m = asciiMismatch(s, max);
+                if (m == null && i % 10 == 0) {
+                    m = mismatch(ASCII, s, max); // against Lucene itself, now and then
+                }
+                if (m != null) {
+                    fail("seed " + seed + " (rerun with -Dfastwordtokenizer.seed=" + seed + "), case " + i + ": " + m);
+                }
+                if (s.length() > 2 * max + 64) {
+                    longTexts++;
+                }
+                if (fast(s, max).stream().anyMatch(t -> t.length() == max)) {
+                    cut++;
+                }
+            }
+        }
+        assertTrue(cut > 3_000, "texts with a token cut at the maximum length: " + cut);
+        assertTrue(longTexts > 5_000, "texts longer than two maximum tokens and a block: " + longTexts);
+    }
+
+    @Test
+    void asciiLongRunsAndCuts() {
+        for (int n = 1; n <= 600; n++) {
+            for (String unit : new String[] {"a", "1", "_", "a_", "1.", "a.", "a:", "1,", "_a", "__a1"}) {
+                String w = unit.repeat(n / unit.length() + 1).substring(0, n);
+                for (String tail : new String[] {"", " ", ".", ".b", ".1", ",5", "_", "__b", "'s", " x"}) {
+                    assertAsciiAgrees(w + tail, 255);
+                    assertAsciiAgrees("ab " + w + tail + " " + w, 255);
+                }
+            }
+        }
+        for (int max : new int[] {1, 2, 3, 7, 8, 63, 64, 65, 254, 256}) {
+            for (String s : new String[] {"a".repeat(700), "_".repeat(700) + "1", "1,".repeat(400), "a_".repeat(350),
+                "a.".repeat(300) + "_".repeat(200) + "b", "x " + "9".repeat(max) + ".5 " + "_".repeat(max) + "q"}) {
+                assertAsciiAgrees(s, max);
+            }
+        }
+        assertEquals(List.of("a".repeat(255), "a".repeat(45)), ascii("a".repeat(300), 255));
+        assertEquals(List.of("_".repeat(254) + "a"), ascii("_".repeat(300) + "a", 255));
+        assertEquals(List.of("a".repeat(254), "b"), ascii("a".repeat(254) + ".b", 255));
+        assertAsciiAgrees("a".repeat(100_000), 255);
+    }
+
+    @Test
+    void asciiPublicEntryPointAndBadArguments() {
+        byte[] text = "Don't stop: 1,000.5 e.g. x_y __ _z".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        List<String> out = new ArrayList<>();
+        FastWordTokenizer.tokenizeAscii(text, text.length, (start, length) -> out.add(new String(text, start, length,
+            java.nio.charset.StandardCharsets.US_ASCII)));
+        assertEquals(List.of("Don't", "stop", "1,000.5", "e.g", "x_y", "_z"), out);
+        assertEquals(lucene(new String(text, java.nio.charset.StandardCharsets.US_ASCII), 255), out);
+        FastWordTokenizer.AsciiSink none = (start, length) -> fail("token");
+        FastWordTokenizer.tokenizeAscii(new byte[0], 0, none);
+        try {
+            FastWordTokenizer.tokenizeAscii(new byte[3], 4, none);
+            fail("length past the buffer");
+        } catch (IndexOutOfBoundsException expected) {
+            // expected
+        }
+        for (int at = 0; at < 200; at++) {
+            // three full 64-byte blocks read eight bytes at a time, then eight bytes read one at a time; tokens
+            // of the blocks before the bad byte may come first
+            byte[] b = "ab ".repeat(67).substring(0, 200).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            b[at] = (byte) (at % 2 == 0 ? 0xE9 : 0x80);
+            try {
+                FastWordTokenizer.tokenizeAscii(b, b.length, (start, length) -> { });
+                fail("accepted a byte of 0x80 or more at " + at);
+            } catch (IllegalArgumentException expected) {
+                // expected
+            }
+        }
+    }
+
     // ---- the harness catches broken variants ----
 
     /** Inputs the mutant checks run over: the exhaustive set and a random sample. */
