@@ -97,7 +97,7 @@ public final class FeatureBag {
     private long tokens;
     /** This bag's token sinks, made once (not a lambda per text): tokens as chars, and tokens of the ASCII text taken. */
     final FastWordTokenizer.Sink charTokens = this::addToken;
-    final FastWordTokenizer.Sink asciiTokens = (text, start, length) -> addAsciiToken(start, length);
+    final FastWordTokenizer.AsciiSink asciiTokens = this::addAsciiToken;
     /** The thread's bag while a {@link #threadBag} caller holds it. */
     private boolean lent;
 

@@ -120,11 +120,20 @@ public final class TextFingerprinter {
             return;
         }
         CharFolding.Buffer folded = FOLDED.get();
+        // an ASCII text (most English) is folded straight to bytes, which the bag reads its tokens from: no char path, no
+        // UTF-8 encoding per token
+        if (bag.beginAsciiText(text, folded)) {
+            FastWordTokenizer.tokenizeAscii(bag.asciiText(), text.length(), bag.asciiTokens);
+            return;
+        }
         CharFolding.fold(text, folded);
-        // the same tokens as StandardTokenizer, read straight off the buffer, for text of the characters it knows; an
-        // ASCII text's tokens are read by the bag from its bytes (no UTF-8 encoding per token)
-        boolean ascii = bag.beginAsciiText(folded.chars(), folded.length());
-        if (!FastWordTokenizer.tokenize(folded.chars(), folded.length(), ascii ? bag.asciiTokens : bag.charTokens)) {
+        if (bag.beginAsciiText(folded.chars(), folded.length())) {
+            // ASCII once folded (e.g. full-width forms)
+            FastWordTokenizer.tokenizeAscii(bag.asciiText(), folded.length(), bag.asciiTokens);
+            return;
+        }
+        // the same tokens as StandardTokenizer, read straight off the buffer, for text of the characters it knows
+        if (!FastWordTokenizer.tokenize(folded.chars(), folded.length(), bag.charTokens)) {
             AnalyzerTokens.forEachTerm(analyzer, folded.toString(), bag::addToken);
         }
     }
