@@ -290,6 +290,15 @@ public final class FastWordTokenizer {
             sink.token(start, n);
             return;
         }
+        if (text[start] == '_') {
+            int i = start + 1;
+            while (i < end && text[i] == '_') {
+                i++;
+            }
+            if (i == end) {
+                return; // connectors only (e.g. a line of underscores): no token
+            }
+        }
         // connectors first, or a run to cut: the scalar rules on the run alone
         char[] chars = new char[n];
         for (int i = 0; i < n; i++) {
