@@ -286,6 +286,31 @@ public final class FingerprintBench {
             }
             return x[0];
         });
+        // the path of texts that are ASCII once folded (most English): bytes, tokenized 64 at a time
+        List<byte[]> asciiFolded = new ArrayList<>();
+        for (char[] f : folded) {
+            byte[] b = new byte[f.length];
+            int any = 0;
+            for (int i = 0; i < f.length; i++) {
+                any |= f[i];
+                b[i] = (byte) f[i];
+            }
+            asciiFolded.add(any < 0x80 ? b : null);
+        }
+        inputs.put("v2 step 2: FastWordTokenizer, ASCII as bytes (folded text)", "text");
+        cases.put("v2 step 2: FastWordTokenizer, ASCII as bytes (folded text)", () -> {
+            long[] x = new long[1];
+            for (int i = 0; i < folded.size(); i++) {
+                byte[] b = asciiFolded.get(i);
+                char[] f = folded.get(i);
+                if (b != null) {
+                    FastWordTokenizer.tokenizeAscii(b, b.length, (st, l) -> x[0] += l);
+                } else if (!FastWordTokenizer.tokenize(f, f.length, (c, st, l) -> x[0] += l)) {
+                    AnalyzerTokens.forEachTerm(standardOnly, new String(f), (c, st, l) -> x[0] += l);
+                }
+            }
+            return x[0];
+        });
         inputs.put("end to end: TextFingerprinter v2", "text");
         cases.put("end to end: TextFingerprinter v2", () -> {
             long x = 0;
