@@ -210,8 +210,10 @@ public final class FingerprintBench {
         double[][][] weightsOf = {tfWeights, logTfWeights, tfIdfWeights};
         for (int k = 0; k < weighting.length; k++) {
             double[][] ws = weightsOf[k];
+            // IDF-like weights come from a feature-weight table, whose fingerprints FeatureBag sums as doubles from the start
+            boolean doubles = k == 2;
             addWeighted(cases, inputs, perFeature, distinct, "ours: SimHashAccumulator, " + weighting[k] + " (pre-hashed distinct)",
-                () -> accumulate(acc, distinctHashes, ws));
+                () -> accumulate(acc, distinctHashes, ws, doubles));
             addWeighted(cases, inputs, perFeature, distinct, "before #15: double sums, " + weighting[k] + " (pre-hashed distinct)",
                 () -> accumulate(before, distinctHashes, ws));
         }
@@ -378,12 +380,15 @@ public final class FingerprintBench {
     // One loop per accumulator class, each calling it directly as FeatureBag does: a loop shared through functional
     // interfaces would time an interface call per add (the call site sees several classes) on top of the accumulation.
 
-    private static long accumulate(SimHashAccumulator acc, long[][] hashes, double[][] weights) {
+    private static long accumulate(SimHashAccumulator acc, long[][] hashes, double[][] weights, boolean doubles) {
         long x = 0;
         for (int d = 0; d < hashes.length; d++) {
             long[] hs = hashes[d];
             double[] ws = weights[d];
             acc.reset();
+            if (doubles) {
+                acc.sumAsDoubles();
+            }
             for (int j = 0; j < hs.length; j++) {
                 acc.add(hs[j], ws[j]);
             }
