@@ -100,8 +100,8 @@ public final class FingerprintBench {
         long[][] distinctHashes = new long[docs.size()][];
         double[][] tfWeights = new double[docs.size()][];
         double[][] logTfWeights = new double[docs.size()][];
-        // log_tf times an IDF-like factor (from the feature hash, nearly all distinct): more weight classes than the
-        // accumulator keeps, so it falls back to the double sums; timed to show what that fallback costs
+        // log_tf times an IDF-like factor (from the feature hash, nearly all distinct), as with a feature-weight table:
+        // summed as the contract's doubles from the first add (sumAsDoubles), as FeatureBag does for such tables
         double[][] tfIdfWeights = new double[docs.size()][];
         long distinct = 0;
         for (int i = 0; i < docs.size(); i++) {
