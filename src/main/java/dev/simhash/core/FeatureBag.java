@@ -633,8 +633,6 @@ public final class FeatureBag {
 
     /** The fingerprint with every weight times the feature's factor; features with factor 0 are left out, also from min_features. */
     private OptionalLong weightedFingerprint(SimHashAccumulator acc) {
-        // weights times table factors (IDF) are nearly all different: straight into the contract's double sums
-        acc.sumAsDoubles();
         ToDoubleFunction<String> f = factors;
         int kept = 0;
         for (int id = 0; id < size; id++) {

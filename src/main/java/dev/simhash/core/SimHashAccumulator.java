@@ -698,20 +698,6 @@ public final class SimHashAccumulator {
         }
     }
 
-    /**
-     * Sums every weight as the contract's doubles from the first add on (double mode): for weights known to be nearly all
-     * different, such as those times the factors of a feature-weight table, which class mode would only record, find to be
-     * such and replay. Exact like every mode. Only right after {@link #reset()}.
-     *
-     * @throws IllegalStateException when something was added since the last reset
-     */
-    public void sumAsDoubles() {
-        if (count() != 0) {
-            throw new IllegalStateException("sumAsDoubles() after " + count() + " adds; call it right after reset()");
-        }
-        switchToDoubles();
-    }
-
     /** Number of {@link #add} calls since the last reset. */
     public int count() {
         return count + recorded;

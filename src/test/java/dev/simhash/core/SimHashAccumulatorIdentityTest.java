@@ -457,37 +457,6 @@ class SimHashAccumulatorIdentityTest {
         }
     }
 
-    /** Double mode from the first add (feature-weight tables): the naive definition on every kind of input, read mid-way too. */
-    @RepeatedTest(300)
-    void sumAsDoublesMatchesTheNaiveDefinition() {
-        long seed = SEEDS.incrementAndGet();
-        Random r = random(seed);
-        SimHashAccumulator a = new SimHashAccumulator();
-        Acc doubles = new Acc() {
-            @Override
-            public void add(long hash, double weight) {
-                a.add(hash, weight);
-            }
-
-            @Override
-            public long fingerprint() {
-                return a.fingerprint();
-            }
-
-            @Override
-            public void reset() {
-                a.reset();
-                a.sumAsDoubles();
-            }
-        };
-        String diff = check(doubles, randomInput(r), r);
-        if (diff != null) {
-            fail("seed " + seed + ": " + diff);
-        }
-        a.add(1, 1.0);
-        assertThrows(IllegalStateException.class, a::sumAsDoubles);
-    }
-
     @Test
     void tiesGiveZeroBits() {
         SimHashAccumulator acc = new SimHashAccumulator();
