@@ -446,11 +446,16 @@ class FastWordTokenizerTest {
 
     private static final long[] SEEDS = {1L, 0x5151_4a5bL, 20261123L, 0xDEADBEEFL};
 
+    /** The fixed seeds and one more, from -Dfastwordtokenizer.seed or the clock. */
+    private static long[] seeds() {
+        long[] seeds = java.util.Arrays.copyOf(SEEDS, SEEDS.length + 1);
+        seeds[SEEDS.length] = Long.getLong("fastwordtokenizer.seed", System.nanoTime());
+        return seeds;
+    }
+
     @Test
     void randomizedDifferential() {
-        long extra = Long.getLong("fastwordtokenizer.seed", System.nanoTime());
-        long[] seeds = java.util.Arrays.copyOf(SEEDS, SEEDS.length + 1);
-        seeds[SEEDS.length] = extra;
+        long[] seeds = seeds();
         int cases = 0;
         int declined = 0;
         int cut = 0;
@@ -611,9 +616,7 @@ class FastWordTokenizerTest {
 
     @Test
     void asciiRandomizedDifferential() {
-        long extra = Long.getLong("fastwordtokenizer.seed", System.nanoTime());
-        long[] seeds = java.util.Arrays.copyOf(SEEDS, SEEDS.length + 1);
-        seeds[SEEDS.length] = extra;
+        long[] seeds = seeds();
         int cut = 0;
         int longTexts = 0;
         for (long seed : seeds) {
