@@ -27,7 +27,7 @@ public final class FeatureBag {
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     /**
      * An index or per-feature array that grew beyond this length is given back on reset: bounds the memory a bag keeps (about
-     * 400 KB at most) while the tables of ordinary documents (up to about 4,000 distinct features) are kept from one to the next.
+     * 400 KB at most) while those of ordinary documents (up to about 4,000 distinct tokens and as many bigrams) are kept.
      */
     private static final int MAX_KEPT_SLOTS = 1 << 13;
     /** Nor keeps byte buffers beyond this size. */
