@@ -84,6 +84,8 @@ public final class FeatureBag {
     private int previousId = -1;
     /** Where the previous token starts in the ASCII text being read, -1 when it is not a token of that text. */
     private int previousInText = -1;
+    /** The features' weights, in id order, for the accumulator (byte mode). */
+    private double[] weights = new double[INITIAL_CAPACITY];
     /** A new pair's bytes, when they are not one run of the ASCII text. */
     private byte[] pairBytes = new byte[256];
     /** A token's UTF-8 bytes (tokens given as chars). */
@@ -615,9 +617,14 @@ public final class FeatureBag {
             return weightedFingerprint(acc);
         }
         if (byteMode) {
-            for (int id = 0; id < size; id++) {
-                acc.add(hashes[id], weight(frequencies[id]));
+            double[] w = weights;
+            if (w.length < size) {
+                w = weights = new double[Math.max(size, 2 * w.length)];
             }
+            for (int id = 0; id < size; id++) {
+                w[id] = weight(frequencies[id]);
+            }
+            return OptionalLong.of(acc.fingerprint(hashes, w, size));
         } else {
             for (int id = 0; id < size; id++) {
                 acc.add(hasher.hash(features[id]), weight(frequencies[id]));
@@ -682,6 +689,9 @@ public final class FeatureBag {
             Arrays.fill(slots, 0); // the byte indexes are empty (cleared when the bag left byte mode, or never used)
         }
         // a very large document does not pin its arrays: each one beyond MAX_KEPT_SLOTS is given back (the others stay)
+        if (weights.length > MAX_KEPT_SLOTS) {
+            weights = new double[INITIAL_CAPACITY];
+        }
         if (hashes.length > MAX_KEPT_SLOTS || features.length > MAX_KEPT_SLOTS) {
             features = new String[INITIAL_CAPACITY];
             frequencies = new int[INITIAL_CAPACITY];

@@ -698,6 +698,70 @@ public final class SimHashAccumulator {
         }
     }
 
+    /**
+     * {@link #reset()}, then {@link #add} of {@code (hashes[i], weights[i])} for i from 0 to n - 1 in order, then {@link
+     * #fingerprint()}: the same fingerprint (every mode is exact, whatever its batches), with the adds of class mode put
+     * into the record in bulk rather than one call each, then counted in batches of {@value #BATCH}. The accumulator then
+     * holds these adds (more may be added).
+     *
+     * @throws IllegalArgumentException if a weight is not a positive finite number (then reset before further use)
+     * @throws IllegalStateException when n is 0
+     */
+    public long fingerprint(long[] hashes, double[] weights, int n) {
+        reset();
+        int i = 0;
+        while (i < n && mode == EXACT) {
+            add(hashes[i], weights[i]);
+            i++;
+        }
+        if (i < n && mode == CLASSES && recorded == processed + 1 && batchEnd > recorded) {
+            // class mode began at the add before: the rest into the record at once, then counted batch by batch as add()
+            // would (its batch ends are BATCH apart from the start of the record)
+            int rest = n - i;
+            int total = recorded + rest;
+            if (total <= MAX_RECORDED) {
+                if (recordedHashes.length < total) {
+                    int grown = Math.min(MAX_RECORDED, Math.max(total, 2 * recordedHashes.length));
+                    recordedHashes = Arrays.copyOf(recordedHashes, grown);
+                    recordedWeights = Arrays.copyOf(recordedWeights, grown);
+                }
+                long[] hs = recordedHashes;
+                long[] ws = recordedWeights;
+                int r = recorded;
+                System.arraycopy(hashes, i, hs, r, rest);
+                for (int j = 0; j < rest; j++) {
+                    double w = weights[i + j];
+                    if (!(w > 0 && w <= Double.MAX_VALUE)) {
+                        throw invalidWeight(w);
+                    }
+                    ws[r + j] = Double.doubleToRawLongBits(w);
+                }
+                int end = batchEnd;
+                while (end < total) {
+                    // the record up to the batch end, counted (the add at the batch end is counted with the next batch)
+                    recorded = end;
+                    processBatch();
+                    if (mode != CLASSES) {
+                        // double mode: the replay took the record up to end; the other adds as the contract's doubles
+                        for (int j = end; j < total; j++) {
+                            count++;
+                            addDouble(hs[j], Double.longBitsToDouble(ws[j]));
+                        }
+                        return fingerprint();
+                    }
+                    end = Math.min(end + BATCH, hs.length);
+                }
+                recorded = total;
+                batchEnd = end;
+                return fingerprint();
+            }
+        }
+        for (; i < n; i++) {
+            add(hashes[i], weights[i]);
+        }
+        return fingerprint();
+    }
+
     /** Number of {@link #add} calls since the last reset. */
     public int count() {
         return count + recorded;

@@ -457,6 +457,36 @@ class SimHashAccumulatorIdentityTest {
         }
     }
 
+    /**
+     * The bulk form (the record filled at once, then counted batch by batch) is the naive definition on every kind of input,
+     * and so are more adds after it (its state is add()'s); no adds is no fingerprint.
+     */
+    @RepeatedTest(1000)
+    void bulkFingerprintMatchesTheNaiveDefinition() {
+        long seed = SEEDS.incrementAndGet();
+        Random r = random(seed);
+        Input in = randomInput(r);
+        int n = in.size();
+        int m = r.nextBoolean() ? n : r.nextInt(n + 1);
+        SimHashAccumulator a = r.nextBoolean() ? SHARED : new SimHashAccumulator();
+        if (m == 0) {
+            assertThrows(IllegalStateException.class, () -> a.fingerprint(in.hashes(), in.weights(), 0));
+        } else {
+            assertEquals(ReferenceSimHash.accumulate(in.hashes(), in.weights(), m), a.fingerprint(in.hashes(), in.weights(), m),
+                "seed " + seed + ", bulk of " + m + " (" + in.kind() + ")");
+        }
+        if (m < n) {
+            if (m == 0) {
+                a.reset();
+            }
+            for (int i = m; i < n; i++) {
+                a.add(in.hashes()[i], in.weights()[i]);
+            }
+            assertEquals(ReferenceSimHash.accumulate(in.hashes(), in.weights(), n), a.fingerprint(),
+                "seed " + seed + ", bulk of " + m + " then " + (n - m) + " adds (" + in.kind() + ")");
+        }
+    }
+
     @Test
     void tiesGiveZeroBits() {
         SimHashAccumulator acc = new SimHashAccumulator();
