@@ -90,7 +90,7 @@ public final class FeatureBag {
     private byte[] pairBytes = new byte[256];
     /** A token's UTF-8 bytes (tokens given as chars). */
     private byte[] scratch = new byte[4096];
-    /** The ASCII text being read ({@link #beginAsciiText}), one byte per char: its tokens are read from here, not encoded. */
+    /** The ASCII text being read ({@link #addAsciiText}), one byte per char: its tokens are read from here, not encoded. */
     private byte[] text = new byte[4096];
     private final ArrayDeque<String> window = new ArrayDeque<>();
     private final StringBuilder shingle = new StringBuilder();
@@ -99,7 +99,7 @@ public final class FeatureBag {
     private long tokens;
     /** This bag's token sinks, made once (not a lambda per text): tokens as chars, and tokens of the ASCII text taken. */
     final FastWordTokenizer.Sink charTokens = this::addToken;
-    final FastWordTokenizer.AsciiSink asciiTokens = this::addAsciiToken;
+    private final FastWordTokenizer.AsciiSink asciiTokens = this::addAsciiToken;
     /** The thread's bag while a {@link #threadBag} caller holds it. */
     private boolean lent;
 
@@ -188,54 +188,51 @@ public final class FeatureBag {
     }
 
     /**
-     * Takes the next text of the document, folded (simhash-v2 step 1), as bytes when it is all ASCII and this bag keeps
-     * features as bytes (see {@link CharFolding#foldAscii}); then its tokens are added by {@link #addAsciiToken} from
-     * {@link #asciiText()}. Returns false (and takes nothing) otherwise.
+     * Adds the tokens of the next text of the document, folded (simhash-v2 step 1), when it is all ASCII and this bag keeps
+     * features as bytes: folded straight to bytes ({@link CharFolding#foldAscii}) and read by
+     * {@link FastWordTokenizer#tokenizeAscii}, no token encoded or copied. Returns false (and adds nothing) otherwise.
      */
-    boolean beginAsciiText(CharSequence unfolded, CharFolding.Buffer buffer) {
-        if (!byteMode) {
-            return false;
-        }
+    boolean addAsciiText(CharSequence unfolded, CharFolding.Buffer buffer) {
         int length = unfolded.length();
-        if (text.length < length) {
-            text = new byte[Math.max(length, 2 * text.length)];
+        if (!byteMode || !CharFolding.foldAscii(unfolded, buffer, textBuffer(length))) {
+            return false;
         }
-        previousInText = -1;
-        return CharFolding.foldAscii(unfolded, buffer, text);
+        FastWordTokenizer.tokenizeAscii(text, length, asciiTokens);
+        return true;
     }
 
-    /** The bytes of the ASCII text taken by a beginAsciiText that returned true (its length is the text's). */
-    byte[] asciiText() {
-        return text;
-    }
-
-    /**
-     * Takes the next text of the document, {@code chars[0 .. length)}, as bytes when it is all ASCII and this bag keeps
-     * features as bytes: then its tokens are added by {@link #addAsciiToken} (start and length in the text) and no token is
-     * encoded or copied. Returns false (and takes nothing) otherwise: add its tokens by {@link #addToken(char[], int, int)}.
-     */
-    boolean beginAsciiText(char[] chars, int length) {
+    /** As {@link #addAsciiText(CharSequence, CharFolding.Buffer)} for a text already folded, {@code chars[0 .. length)}. */
+    boolean addFoldedAsciiText(char[] chars, int length) {
         if (!byteMode) {
             return false;
         }
-        if (text.length < length) {
-            text = new byte[Math.max(length, 2 * text.length)];
-        }
-        previousInText = -1;
         // one pass: the bytes, and whether any char was beyond ASCII (then the bytes are not used)
-        byte[] t = text;
+        byte[] t = textBuffer(length);
         int any = 0;
         for (int i = 0; i < length; i++) {
             char c = chars[i];
             any |= c;
             t[i] = (byte) c;
         }
-        return any < 0x80;
+        if (any >= 0x80) {
+            return false;
+        }
+        FastWordTokenizer.tokenizeAscii(t, length, asciiTokens);
+        return true;
+    }
+
+    /** The buffer for the next ASCII text, of at least {@code length} bytes; the previous token is no longer in it. */
+    private byte[] textBuffer(int length) {
+        if (text.length < length) {
+            text = new byte[Math.max(length, 2 * text.length)];
+        }
+        previousInText = -1;
+        return text;
     }
 
     /**
-     * Adds the next token: {@code text[start .. start+length)} of the ASCII text taken by {@link #beginAsciiText}; it holds no
-     * space (a token of FastWordTokenizer).
+     * Adds the next token: {@code text[start .. start+length)} of the ASCII text being read ({@link #addAsciiText}); it holds
+     * no space (a token of FastWordTokenizer).
      */
     void addAsciiToken(int start, int length) {
         tokens++;
@@ -625,10 +622,9 @@ public final class FeatureBag {
                 w[id] = weight(frequencies[id]);
             }
             return OptionalLong.of(acc.fingerprint(hashes, w, size));
-        } else {
-            for (int id = 0; id < size; id++) {
-                acc.add(hasher.hash(features[id]), weight(frequencies[id]));
-            }
+        }
+        for (int id = 0; id < size; id++) {
+            acc.add(hasher.hash(features[id]), weight(frequencies[id]));
         }
         return OptionalLong.of(acc.fingerprint());
     }

@@ -214,7 +214,7 @@ public final class SimHashAccumulator {
      * @throws IllegalArgumentException if the weight is not a positive finite number
      */
     public void add(long featureHash, double weight) {
-        if (!(weight > 0 && weight <= Double.MAX_VALUE)) {
+        if (!valid(weight)) {
             throw invalidWeight(weight);
         }
         if (mode != EXACT) {
@@ -240,6 +240,11 @@ public final class SimHashAccumulator {
         addRare(featureHash, weight);
     }
 
+    /** A weight is a positive finite number. */
+    private static boolean valid(double weight) {
+        return weight > 0 && weight <= Double.MAX_VALUE;
+    }
+
     private static IllegalArgumentException invalidWeight(double weight) {
         return new IllegalArgumentException("feature weight must be a positive finite number, got [" + weight + "]");
     }
@@ -249,7 +254,7 @@ public final class SimHashAccumulator {
         if (mode == CLASSES) {
             processBatch();
             int r = recorded;
-            if (mode == CLASSES && (r < recordedHashes.length || growRecord())) {
+            if (mode == CLASSES && (r < recordedHashes.length || growRecord(r + 1))) {
                 batchEnd = Math.min(r + BATCH, recordedHashes.length);
                 recordedHashes[r] = featureHash;
                 recordedWeights[r] = Double.doubleToRawLongBits(weight);
@@ -590,14 +595,17 @@ public final class SimHashAccumulator {
         mode = CLASSES;
     }
 
-    private boolean growRecord() {
+    /** Makes room for at least {@code adds} recorded adds (at least doubling the record); false beyond MAX_RECORDED. */
+    private boolean growRecord(int adds) {
         int length = recordedHashes.length;
-        if (length >= MAX_RECORDED) {
+        if (adds > MAX_RECORDED) {
             return false;
         }
-        int grown = Math.min(MAX_RECORDED, 2 * length);
-        recordedHashes = Arrays.copyOf(recordedHashes, grown);
-        recordedWeights = Arrays.copyOf(recordedWeights, grown);
+        if (adds > length) {
+            int grown = Math.min(MAX_RECORDED, Math.max(adds, 2 * length));
+            recordedHashes = Arrays.copyOf(recordedHashes, grown);
+            recordedWeights = Arrays.copyOf(recordedWeights, grown);
+        }
         return true;
     }
 
@@ -719,19 +727,14 @@ public final class SimHashAccumulator {
             // would (its batch ends are BATCH apart from the start of the record)
             int rest = n - i;
             int total = recorded + rest;
-            if (total <= MAX_RECORDED) {
-                if (recordedHashes.length < total) {
-                    int grown = Math.min(MAX_RECORDED, Math.max(total, 2 * recordedHashes.length));
-                    recordedHashes = Arrays.copyOf(recordedHashes, grown);
-                    recordedWeights = Arrays.copyOf(recordedWeights, grown);
-                }
+            if (growRecord(total)) {
                 long[] hs = recordedHashes;
                 long[] ws = recordedWeights;
                 int r = recorded;
                 System.arraycopy(hashes, i, hs, r, rest);
                 for (int j = 0; j < rest; j++) {
                     double w = weights[i + j];
-                    if (!(w > 0 && w <= Double.MAX_VALUE)) {
+                    if (!valid(w)) {
                         throw invalidWeight(w);
                     }
                     ws[r + j] = Double.doubleToRawLongBits(w);

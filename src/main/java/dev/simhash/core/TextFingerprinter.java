@@ -120,16 +120,12 @@ public final class TextFingerprinter {
             return;
         }
         CharFolding.Buffer folded = FOLDED.get();
-        // an ASCII text (most English) is folded straight to bytes, which the bag reads its tokens from: no char path, no
-        // UTF-8 encoding per token
-        if (bag.beginAsciiText(text, folded)) {
-            FastWordTokenizer.tokenizeAscii(bag.asciiText(), text.length(), bag.asciiTokens);
+        // an ASCII text (most English), or one that is ASCII once folded (e.g. full-width forms), is read by the bag as bytes
+        if (bag.addAsciiText(text, folded)) {
             return;
         }
         CharFolding.fold(text, folded);
-        if (bag.beginAsciiText(folded.chars(), folded.length())) {
-            // ASCII once folded (e.g. full-width forms)
-            FastWordTokenizer.tokenizeAscii(bag.asciiText(), folded.length(), bag.asciiTokens);
+        if (bag.addFoldedAsciiText(folded.chars(), folded.length())) {
             return;
         }
         // the same tokens as StandardTokenizer, read straight off the buffer, for text of the characters it knows
