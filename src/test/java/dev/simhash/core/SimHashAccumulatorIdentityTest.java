@@ -4,6 +4,7 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -485,6 +486,167 @@ class SimHashAccumulatorIdentityTest {
             assertEquals(ReferenceSimHash.accumulate(in.hashes(), in.weights(), n), a.fingerprint(),
                 "seed " + seed + ", bulk of " + m + " then " + (n - m) + " adds (" + in.kind() + ")");
         }
+    }
+
+    /**
+     * The bulk form on documents as simhash-v2's log_tf weights them (mostly 1.0, then 1 + ln tf with a heavy tail: up to
+     * more distinct values than there are classes), sized around its blocks of 16 and 64 adds, with integer weights mixed in
+     * (up to the lane capacity and beyond it) and complement hashes (exact ties: the replay from the caller's arrays), one
+     * accumulator for all of them, so that each document also checks what the one before left behind.
+     */
+    @RepeatedTest(400)
+    void bulkLogTfDocumentsMatchTheNaiveDefinition() {
+        long seed = SEEDS.incrementAndGet();
+        Random r = random(seed);
+        int[] edges = { 1, 15, 16, 17, 63, 64, 65, 79, 80, 127, 128, 129, 255, 256, 257, 1023, 4095, 4096, 4097 };
+        int n = r.nextBoolean() ? edges[r.nextInt(edges.length)] + r.nextInt(3) - 1 : 1 + r.nextInt(r.nextBoolean() ? 300 : 5000);
+        n = Math.max(1, n);
+        StringBuilder kind = new StringBuilder("n=" + n + " ");
+        long[] h = randomHashes(r, n, kind);
+        double[] w = new double[n];
+        int tfCap = r.nextInt(4) == 0 ? 200 : 1 + r.nextInt(12); // 200: often more than MAX_CLASSES values
+        int integers = r.nextInt(4); // 0: none; else one in 2^(6 - integers) adds an integer weight
+        for (int i = 0; i < n; i++) {
+            int tf = (int) Math.min(tfCap, zipfTf(r));
+            w[i] = logTf(tf);
+            if (integers > 0 && r.nextInt(1 << (6 - integers)) == 0) {
+                w[i] = r.nextInt(20) == 0 ? 256 + r.nextInt(1000) : 1 + r.nextInt(255);
+            }
+            if (h.length > 1 && i > 0 && h[i] == ~h[i - 1] && r.nextBoolean()) {
+                w[i] = w[i - 1]; // a complement with the same weight: ties
+            }
+        }
+        kind.append(" tf<=").append(tfCap).append(" integers=").append(integers);
+        assertEquals(ReferenceSimHash.accumulate(h, w, n), SHARED.fingerprint(h, w, n), "seed " + seed + " (" + kind + ")");
+    }
+
+    /**
+     * The bulk form replays the adds in call order where the counts cannot decide: sums that are exactly 0 in real numbers but
+     * not in the contract's doubles (0.1 + 0.2 - 0.3 > 0) give the contract's bits, with and without weights 1.0 before them.
+     */
+    @Test
+    void bulkReplaysTheContractsRounding() {
+        Random r = new Random(11);
+        SimHashAccumulator acc = new SimHashAccumulator();
+        for (int ones = 0; ones <= 70; ones++) {
+            long h = r.nextLong();
+            int n = 3 + 2 * ones;
+            long[] hs = new long[n];
+            double[] ws = new double[n];
+            for (int i = 0; i < ones; i++) {
+                hs[2 * i] = r.nextLong();
+                hs[2 * i + 1] = ~hs[2 * i];
+                ws[2 * i] = 1.0;
+                ws[2 * i + 1] = 1.0;
+            }
+            hs[n - 3] = h;
+            hs[n - 2] = h;
+            hs[n - 1] = ~h;
+            ws[n - 3] = 0.1;
+            ws[n - 2] = 0.2;
+            ws[n - 1] = 0.3;
+            // bit i: +-(1 - 1) ... then +0.1 + 0.2 - 0.3 = 5.55e-17 where h has a 1, its negative elsewhere
+            assertEquals(h, ReferenceSimHash.accumulate(hs, ws, n), "the reference, " + ones + " pairs");
+            assertEquals(h, acc.fingerprint(hs, ws, n), ones + " pairs of weight 1.0 first");
+        }
+    }
+
+    /**
+     * The bulk form rejects an invalid weight wherever it is (also NaN with the bits of a free class slot), with log_tf and
+     * with IDF-like weights, and stays usable.
+     */
+    @Test
+    void bulkRejectsInvalidWeightsAnywhere() {
+        Random r = new Random(5);
+        SimHashAccumulator acc = new SimHashAccumulator();
+        double[] bad = { 0, -0.0, -1, -2.5, Double.NaN, Double.longBitsToDouble(-1L), Double.longBitsToDouble(0x7FF0000000000001L),
+            Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY };
+        for (double b : bad) {
+            for (int rep = 0; rep < 40; rep++) {
+                // every other time IDF-like weights (all different: the double sums), the bad one late, past the switch
+                boolean idfLike = rep % 2 == 1;
+                int n = idfLike ? 40 + r.nextInt(200) : 1 + r.nextInt(200);
+                long[] hs = new long[n];
+                double[] ws = new double[n];
+                for (int i = 0; i < n; i++) {
+                    hs[i] = r.nextLong();
+                    ws[i] = idfLike ? 1 + r.nextDouble() : r.nextInt(3) == 0 ? logTf(2 + r.nextInt(4)) : 1.0;
+                }
+                ws[idfLike ? n / 2 + r.nextInt(n - n / 2) : r.nextInt(n)] = b;
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> acc.fingerprint(hs, ws, n),
+                    "weight bits " + Long.toHexString(Double.doubleToRawLongBits(b)));
+                assertTrue(e.getMessage().contains("positive finite"), e.getMessage());
+                for (int i = 0; i < n; i++) {
+                    if (!(ws[i] > 0 && ws[i] <= Double.MAX_VALUE)) {
+                        ws[i] = 1.0;
+                    }
+                }
+                assertEquals(ReferenceSimHash.accumulate(hs, ws, n), acc.fingerprint(hs, ws, n), "after a rejected weight");
+            }
+        }
+    }
+
+    /**
+     * Bulk and add() by add() documents on one accumulator (its hot weight and its record carried from one to the next):
+     * documents that share weight values, that bring new ones (also large and tiny ones, which change the fixed-point scale),
+     * more values than classes, IDF-like ones, and adds after a bulk call, each the naive definition.
+     */
+    @RepeatedTest(30)
+    void bulkAndAddDocumentsOnOneAccumulator() {
+        long seed = SEEDS.incrementAndGet();
+        Random r = random(seed);
+        SimHashAccumulator acc = new SimHashAccumulator();
+        double[] odd = { 1000.5, 0.001, 3.25, 1e-5 + 1, 70_000.5, Math.PI };
+        boolean lastWasBulk = false;
+        long[] lastHashes = new long[0];
+        double[] lastWeights = new double[0];
+        for (int doc = 0; doc < 60; doc++) {
+            int n = 1 + r.nextInt(r.nextBoolean() ? 40 : 600);
+            long[] h = randomHashes(r, n, new StringBuilder());
+            double[] w = new double[n];
+            int kind = r.nextInt(6);
+            for (int i = 0; i < n; i++) {
+                w[i] = switch (kind) {
+                    case 0, 1 -> logTf((int) Math.min(12, zipfTf(r))); // shared values
+                    case 2 -> r.nextInt(4) == 0 ? odd[r.nextInt(odd.length)] : logTf((int) Math.min(30, zipfTf(r)));
+                    case 3 -> r.nextInt(3) == 0 ? 1.0 : logTf(2 + r.nextInt(60)); // more values than classes
+                    case 4 -> 1 + r.nextDouble(); // IDF-like
+                    default -> r.nextInt(3) == 0 ? 1.0 : odd[r.nextInt(odd.length)] * (1 + r.nextInt(3));
+                };
+            }
+            long expected = ReferenceSimHash.accumulate(h, w, n);
+            if (kind == 5) {
+                boolean afterBulk = lastWasBulk && r.nextBoolean();
+                if (afterBulk) {
+                    // adds on top of the last bulk call's (its state is add()'s)
+                    expected = ReferenceSimHash.accumulate(concat(lastHashes, h), concat(lastWeights, w), lastHashes.length + n);
+                } else {
+                    acc.reset();
+                }
+                for (int i = 0; i < n; i++) {
+                    acc.add(h[i], w[i]);
+                }
+                assertEquals(expected, acc.fingerprint(), "seed " + seed + ", document " + doc + " add() by add()"
+                    + (afterBulk ? " after bulk" : ""));
+            } else {
+                assertEquals(expected, acc.fingerprint(h, w, n), "seed " + seed + ", document " + doc + " bulk, kind " + kind);
+            }
+            lastWasBulk = kind != 5;
+            lastHashes = h;
+            lastWeights = w;
+        }
+    }
+
+    private static long[] concat(long[] a, long[] b) {
+        long[] c = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
+    private static double[] concat(double[] a, double[] b) {
+        double[] c = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
     }
 
     @Test
