@@ -87,9 +87,19 @@ public final class CharFolding {
      * they are whatever their neighbours ({@link #nfkcStable}: nearly all text) is folded without the normaliser.
      */
     public static void fold(CharSequence text, Buffer out) {
+        foldRead(text, read(text, out), out);
+    }
+
+    /** Reads {@code text} into {@code out}'s source chars (for {@link #foldAscii} and {@link #foldRead}); returns its length. */
+    static int read(CharSequence text, Buffer out) {
         int n = text.length();
-        char[] src = out.source(n);
-        text.toString().getChars(0, n, src, 0);
+        text.toString().getChars(0, n, out.source(n), 0);
+        return n;
+    }
+
+    /** {@link #fold(CharSequence, Buffer)} of {@code text}, whose {@code n} chars {@link #read} has put in {@code out}. */
+    static void foldRead(CharSequence text, int n, Buffer out) {
+        char[] src = out.source;
         // a BMP char folds to at most two chars (an image outside the BMP); a surrogate pair to at most two
         char[] c = out.capacity(2 * n);
         int p = foldChars(src, n, c, STABLE_FOLDED_CHARS);
@@ -106,18 +116,16 @@ public final class CharFolding {
     }
 
     /**
-     * {@link #fold(CharSequence, Buffer)} of an ASCII text, as bytes: writes the folded text's chars, one byte each, into
-     * {@code out[0 .. text.length())} and returns true; returns false (out then holds anything) when a char is not ASCII.
-     * Folding ASCII is lowercasing A-Z: NFKC leaves ASCII as it is, {@link Character#toLowerCase(int)} maps only A-Z within
-     * ASCII, and the folding table has no ASCII char (checked when it is loaded). {@code buffer} lends its source chars.
+     * {@link #fold(CharSequence, Buffer)} of an ASCII text, as bytes: the {@code n} chars {@link #read} has put in {@code
+     * buffer}, folded, one byte each, into {@code out[0 .. n)}; true, or false (out then holds anything) when a char is not
+     * ASCII. Folding ASCII is lowercasing A-Z: NFKC leaves ASCII as it is, {@link Character#toLowerCase(int)} maps only A-Z
+     * within ASCII, and the folding table has no ASCII char (checked when it is loaded).
      */
-    static boolean foldAscii(CharSequence text, Buffer buffer, byte[] out) {
-        int n = text.length();
+    static boolean foldAscii(Buffer buffer, int n, byte[] out) {
         if (out.length < n) {
             throw new IndexOutOfBoundsException("text of " + n + " chars for " + out.length + " bytes");
         }
-        char[] src = buffer.source(n);
-        text.toString().getChars(0, n, src, 0);
+        char[] src = buffer.source;
         // in blocks, so that a text that is not ASCII is told early (such texts are often long and rarely ASCII further on)
         for (int from = 0; from < n; from += ASCII_BLOCK) {
             int to = Math.min(n, from + ASCII_BLOCK);

@@ -189,19 +189,19 @@ public final class FeatureBag {
 
     /**
      * Adds the tokens of the next text of the document, folded (simhash-v2 step 1), when it is all ASCII and this bag keeps
-     * features as bytes: folded straight to bytes ({@link CharFolding#foldAscii}) and read by
-     * {@link FastWordTokenizer#tokenizeAscii}, no token encoded or copied. Returns false (and adds nothing) otherwise.
+     * features as bytes: its {@code length} chars, read into {@code read} ({@link CharFolding#read}), folded straight to
+     * bytes ({@link CharFolding#foldAscii}) and read by {@link FastWordTokenizer#tokenizeAscii}, no token encoded or copied.
+     * Returns false (and adds nothing) otherwise.
      */
-    boolean addAsciiText(CharSequence unfolded, CharFolding.Buffer buffer) {
-        int length = unfolded.length();
-        if (!byteMode || !CharFolding.foldAscii(unfolded, buffer, textBuffer(length))) {
+    boolean addAsciiText(CharFolding.Buffer read, int length) {
+        if (!byteMode || !CharFolding.foldAscii(read, length, textBuffer(length))) {
             return false;
         }
         FastWordTokenizer.tokenizeAscii(text, length, asciiTokens);
         return true;
     }
 
-    /** As {@link #addAsciiText(CharSequence, CharFolding.Buffer)} for a text already folded, {@code chars[0 .. length)}. */
+    /** As {@link #addAsciiText(CharFolding.Buffer, int)} for a text already folded, {@code chars[0 .. length)}. */
     boolean addFoldedAsciiText(char[] chars, int length) {
         if (!byteMode) {
             return false;
@@ -609,11 +609,12 @@ public final class FeatureBag {
             return OptionalLong.empty();
         }
         SimHashAccumulator acc = accumulator;
-        acc.reset();
         if (factors != null) {
+            acc.reset();
             return weightedFingerprint(acc);
         }
         if (byteMode) {
+            // the bulk form resets the accumulator itself
             double[] w = weights;
             if (w.length < size) {
                 w = weights = new double[Math.max(size, 2 * w.length)];
@@ -623,6 +624,7 @@ public final class FeatureBag {
             }
             return OptionalLong.of(acc.fingerprint(hashes, w, size));
         }
+        acc.reset();
         for (int id = 0; id < size; id++) {
             acc.add(hasher.hash(features[id]), weight(frequencies[id]));
         }

@@ -120,11 +120,13 @@ public final class TextFingerprinter {
             return;
         }
         CharFolding.Buffer folded = FOLDED.get();
-        // an ASCII text (most English), or one that is ASCII once folded (e.g. full-width forms), is read by the bag as bytes
-        if (bag.addAsciiText(text, folded)) {
+        // the text read once; an ASCII text (most English), or one that is ASCII once folded (e.g. full-width forms), is
+        // read by the bag as bytes
+        int length = CharFolding.read(text, folded);
+        if (bag.addAsciiText(folded, length)) {
             return;
         }
-        CharFolding.fold(text, folded);
+        CharFolding.foldRead(text, length, folded);
         if (bag.addFoldedAsciiText(folded.chars(), folded.length())) {
             return;
         }
