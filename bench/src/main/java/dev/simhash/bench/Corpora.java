@@ -132,12 +132,21 @@ public final class Corpora {
         return clean(body);
     }
 
-    /** The text of a LibreOffice help page's display area. */
+    /**
+     * The text of a LibreOffice help page's display area: from the end of the tag that has {@code id="DisplayArea"} to the
+     * start of the tag that has {@code id="SearchFrame"}. (Cutting inside those tags, as this once did, left their
+     * attributes as text: "itemprop softwarehelp itemscope true itemtype http schema.org softwareapplication ... div" in
+     * every page, a shared template that made short unrelated pages look like near-duplicates.)
+     */
     static String helpPageText(String html) {
         int start = html.indexOf("id=\"DisplayArea\"");
-        int end = html.indexOf("id=\"SearchFrame\"");
-        String part = start >= 0 ? html.substring(start + 16, end > start ? end : html.length()) : html;
-        return clean(part);
+        int from = start < 0 ? 0 : html.indexOf('>', start) + 1;
+        if (from == 0 && start >= 0) {
+            from = html.length(); // a tag never closed: no text
+        }
+        int end = html.indexOf("id=\"SearchFrame\"", from);
+        int to = end < 0 ? html.length() : Math.max(from, html.lastIndexOf('<', end));
+        return clean(html.substring(from, to));
     }
 
     static String clean(String s) {
