@@ -631,9 +631,9 @@ public final class FeatureBag {
         return OptionalLong.of(acc.fingerprint());
     }
 
-    /** The weight of a feature occurring tf times: simhash-v2's (step 4), or by the weighting of simhash-v1. */
+    /** The weight of a feature occurring tf times: simhash-v2's (step 4: binary), or by the weighting of simhash-v1. */
     private double weight(int tf) {
-        return adjacentPairs ? Weighting.v2Weight(tf) : options.weighting().weightOf(tf);
+        return adjacentPairs ? 1 : options.weighting().weightOf(tf);
     }
 
     /** The fingerprint with every weight times the feature's factor; features with factor 0 are left out, also from min_features. */

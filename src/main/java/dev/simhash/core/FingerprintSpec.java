@@ -33,7 +33,7 @@ public final class FingerprintSpec {
     public enum Version {
         /** simhash-v1: features from an analyzer, optional shingles and a weighting; see README. */
         V1(SimHash.DEFAULT_MAX_DISTANCE, List.of(VERSION, ANALYZER, SHINGLE_SIZE, WEIGHTING, MIN_FEATURES, WEIGHTS)),
-        /** simhash-v2: fixed features (folded text, words and Han characters, unigrams and bigrams, 1 + ln(tf)); see README. */
+        /** simhash-v2: fixed features (folded text, words and Han characters, unigrams and bigrams, binary weights); see README. */
         V2(SimHashV2.DEFAULT_MAX_DISTANCE, List.of(VERSION, MIN_FEATURES, WEIGHTS));
 
         private final int defaultMaxDistance;
@@ -109,7 +109,7 @@ public final class FingerprintSpec {
     }
 
     private static FingerprintOptions v2Options(int minFeatures) {
-        return new FingerprintOptions(FingerprintOptions.DEFAULT_SHINGLE_SIZE, Weighting.LOG_TF, minFeatures);
+        return new FingerprintOptions(FingerprintOptions.DEFAULT_SHINGLE_SIZE, Weighting.BINARY, minFeatures);
     }
 
     private static InvalidOptionException invalid(String option, String reason) {
@@ -194,7 +194,7 @@ public final class FingerprintSpec {
         for (String option : OPTIONS) {
             if (raw.get(option) != null && !version.options().contains(option)) {
                 throw invalid(option, "does not apply to " + version.algorithm() + ", which fixes its features (folded "
-                    + "text, Unicode words and Han characters, unigrams and bigrams, weight 1 + ln(tf)); set [version] to [v1] "
+                    + "text, Unicode words and Han characters, unigrams and bigrams, each distinct one weight 1); set [version] to [v1] "
                     + "to choose the analyzer, shingles and weighting");
             }
         }

@@ -11,7 +11,7 @@ import java.util.function.ToDoubleFunction;
  * The simhash-v2 fingerprint of text (see README, "The fingerprint: simhash-v2"): {@link CharFolding} (NFKC,
  * lowercase, traditional/variant Chinese to simplified), Unicode word tokens with one token per Han
  * character ({@link ScriptAwareTokenizer.Mode#HAN_CHARACTERS}), features = every token and every
- * pair of adjacent tokens, weight 1 + ln(tf) (optionally times a per-feature weight such as an IDF),
+ * pair of adjacent tokens, each distinct feature weight 1 however often it occurs (optionally times a per-feature weight such as an IDF),
  * then the XXH3-64 feature hash and sign accumulation of simhash-v1. Thread-safe; no state.
  */
 public final class SimHashV2 {
@@ -67,8 +67,8 @@ public final class SimHashV2 {
     }
 
     /**
-     * The fingerprint with learned feature weights: each feature's weight 1 + ln(tf) is multiplied by
-     * {@code featureWeight} of the feature (e.g. an IDF); a feature whose factor is 0 is left out.
+     * The fingerprint with learned feature weights: each distinct feature's weight is {@code featureWeight} of the
+     * feature (e.g. an IDF) instead of 1; a feature whose factor is 0 is left out.
      *
      * @param featureWeight null for none; must return a finite number >= 0
      * @throws IllegalArgumentException for a negative or non-finite factor, or minFeatures < 1
@@ -80,7 +80,7 @@ public final class SimHashV2 {
         LinkedHashMap<String, Integer> f = features(texts);
         Map<String, Double> weighted = new LinkedHashMap<>();
         for (Map.Entry<String, Integer> e : f.entrySet()) {
-            double w = Weighting.v2Weight(e.getValue());
+            double w = 1; // step 4: binary
             if (featureWeight != null) {
                 double factor = featureWeight.applyAsDouble(e.getKey());
                 if (!(factor >= 0) || Double.isInfinite(factor)) {

@@ -8,7 +8,7 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Fingerprints whole texts: simhash-v1 (an analyzer's tokens to features to a fingerprint) or simhash-v2 (folded
- * text, Unicode word and Han character tokens, unigrams and bigrams, 1 + ln(tf)). Thread-safe.
+ * text, Unicode word and Han character tokens, unigrams and bigrams, binary weights). Thread-safe.
  */
 public final class TextFingerprinter {
 
@@ -64,14 +64,14 @@ public final class TextFingerprinter {
     /** A simhash-v2 fingerprinter: no fingerprint for fewer than {@code minFeatures} distinct features. */
     public static TextFingerprinter v2(int minFeatures) {
         return new TextFingerprinter(FingerprintSpec.Version.V2, ScriptAwareTokenizer.STANDARD,
-            new FingerprintOptions(FingerprintOptions.DEFAULT_SHINGLE_SIZE, Weighting.LOG_TF, minFeatures));
+            new FingerprintOptions(FingerprintOptions.DEFAULT_SHINGLE_SIZE, Weighting.BINARY, minFeatures));
     }
 
     public FingerprintSpec.Version version() {
         return version;
     }
 
-    /** Shingle size, weighting and minimum number of features (for v2: 1, log_tf and its min_features). */
+    /** Shingle size, weighting and minimum number of features (for v2: 1, binary and its min_features). */
     public FingerprintOptions options() {
         return options;
     }

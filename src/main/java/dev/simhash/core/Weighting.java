@@ -20,8 +20,7 @@ public enum Weighting {
     },
     /**
      * Weight = 1 + ln(tf): damps features that repeat many times. simhash-v1 computes ln with the JVM's
-     * {@code Math.log} (within 1 ulp of the exact value, not the same bits on every platform); simhash-v2 with
-     * {@link #v2Weight} (fdlibm, the same bits everywhere).
+     * {@code Math.log} (within 1 ulp of the exact value, not the same bits on every platform).
      */
     LOG_TF {
         @Override
@@ -37,8 +36,6 @@ public enum Weighting {
     static final int TABLE_SIZE = 1024;
     /** weight(tf) per weighting (by ordinal) for tf < TABLE_SIZE, computed by weight itself: the very same doubles. */
     private static final double[][] TABLES = new double[values().length][];
-    /** simhash-v2's weights 1 + ln(tf), ln by fdlibm ({@code StrictMath.log}), for tf < TABLE_SIZE. */
-    private static final double[] V2_TABLE = new double[TABLE_SIZE];
 
     static {
         for (Weighting w : values()) {
@@ -48,27 +45,11 @@ public enum Weighting {
             }
             TABLES[w.ordinal()] = t;
         }
-        for (int tf = 1; tf < TABLE_SIZE; tf++) {
-            V2_TABLE[tf] = strictLogTf(tf);
-        }
     }
 
     /** {@link #weight(int)} of a tf >= 1, from a table for the usual (small) tf: no logarithm per feature. */
     public final double weightOf(int tf) {
         return tf < TABLE_SIZE ? TABLES[ordinal()][tf] : weight(tf);
-    }
-
-    /**
-     * The weight of a feature occurring {@code tf >= 1} times in simhash-v2 (its step 4): 1 + ln(tf) with ln computed
-     * by fdlibm ({@code StrictMath.log}, the same bits on every platform and JVM), not by {@code Math.log}, which may
-     * differ by an ulp between platforms; such an ulp can decide a bit whose sum is a tie.
-     */
-    public static double v2Weight(int tf) {
-        return tf < TABLE_SIZE ? V2_TABLE[tf] : strictLogTf(tf);
-    }
-
-    private static double strictLogTf(int tf) {
-        return 1 + StrictMath.log(tf);
     }
 
     /** Weight of a feature that occurs {@code tf >= 1} times. */

@@ -77,7 +77,7 @@ class FeatureBagRandomizedTest {
         Random r = new Random(seed);
         boolean pairs = r.nextBoolean();
         boolean malformed = r.nextBoolean();
-        Weighting w = pairs ? Weighting.LOG_TF : Weighting.values()[r.nextInt(Weighting.values().length)];
+        Weighting w = Weighting.values()[r.nextInt(Weighting.values().length)]; // (v2's bags weigh 1 whatever the options say)
         int minFeatures = r.nextInt(4) == 0 ? 1 + r.nextInt(30) : 1;
         List<String> tokens = new ArrayList<>();
         int count = r.nextInt(5) == 0 ? r.nextInt(4) : r.nextInt(2000);
@@ -93,8 +93,8 @@ class FeatureBagRandomizedTest {
             }
         }
         Map<String, Double> weighted = new LinkedHashMap<>();
-        // pairs are simhash-v2's features, with its weights (ln by StrictMath); v1 weights by the v1 reference
-        tf.forEach((f, n) -> weighted.put(f, pairs ? 1 + StrictMath.log(n) : ReferenceSimHash.weight(w.optionName(), n)));
+        // pairs are simhash-v2's features, with its weights (binary: 1 each); v1 weights by the v1 reference
+        tf.forEach((f, n) -> weighted.put(f, pairs ? 1.0 : ReferenceSimHash.weight(w.optionName(), n)));
         OptionalLong expected = weighted.size() < minFeatures ? OptionalLong.empty() : ReferenceSimHash.fingerprintWeighted(weighted, 1);
 
         FeatureBag bag = new FeatureBag(new FingerprintOptions(1, w, minFeatures), pairs);
@@ -221,7 +221,7 @@ class FeatureBagRandomizedTest {
             assertEquals(new ArrayList<>(tf.keySet()), bag.features(), "document " + doc + " of " + n + " tokens");
             if (!unpaired) {
                 LinkedHashMap<String, Double> weighted = new LinkedHashMap<>();
-                tf.forEach((f, c) -> weighted.put(f, Weighting.v2Weight(c)));
+                tf.forEach((f, c) -> weighted.put(f, 1.0)); // v2: binary
                 assertEquals(FeatureBag.fingerprintWeighted(weighted, 1), bag.fingerprint(), "document " + doc + " of " + n + " tokens");
             }
             bag.reset();

@@ -92,14 +92,14 @@ final class ReferenceSimHashV2 {
         for (String f : sequence) {
             tf.put(f, tf.containsKey(f) ? tf.get(f) + 1 : 1);
         }
-        // step 4: weights
+        // step 4: weights: 1 for every distinct feature (binary), times its factor
         Map<String, Double> weighted = new LinkedHashMap<>();
         for (Map.Entry<String, Integer> e : tf.entrySet()) {
             double factor = factors == null || !factors.containsKey(e.getKey()) ? 1.0 : factors.get(e.getKey());
             if (factor == 0) {
                 continue;
             }
-            weighted.put(e.getKey(), (1 + StrictMath.log(e.getValue())) * factor);
+            weighted.put(e.getKey(), factor);
         }
         // steps 5-7: as simhash-v1 (hash, accumulate, sign), no fingerprint under min_features
         return ReferenceSimHash.fingerprintWeighted(weighted, minFeatures);

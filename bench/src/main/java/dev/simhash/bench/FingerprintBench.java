@@ -25,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -96,8 +97,10 @@ public final class FingerprintBench {
             }
         }
         // the distinct features of each document with their term frequencies, in order of first occurrence, as
-        // FeatureBag feeds them to the accumulator (tf and log_tf weights precomputed: the accumulation alone is timed)
+        // FeatureBag feeds them to the accumulator (weights precomputed: the accumulation alone is timed); binary (1.0 each)
+        // is simhash-v2's
         long[][] distinctHashes = new long[docs.size()][];
+        double[][] binaryWeights = new double[docs.size()][];
         double[][] tfWeights = new double[docs.size()][];
         double[][] logTfWeights = new double[docs.size()][];
         // log_tf times an IDF-like factor (from the feature hash, nearly all distinct): more weight classes than the
@@ -110,6 +113,8 @@ public final class FingerprintBench {
                 tf.merge(t, 1, Integer::sum);
             }
             distinctHashes[i] = new long[tf.size()];
+            binaryWeights[i] = new double[tf.size()];
+            Arrays.fill(binaryWeights[i], 1.0);
             tfWeights[i] = new double[tf.size()];
             logTfWeights[i] = new double[tf.size()];
             tfIdfWeights[i] = new double[tf.size()];
@@ -203,11 +208,11 @@ public final class FingerprintBench {
             }
             return x;
         });
-        // pre-hashed distinct features with tf / log_tf weights: the accumulation as FeatureBag drives it, the
+        // pre-hashed distinct features with binary (v2) / tf / log_tf weights: the accumulation as FeatureBag drives it, the
         // accumulator of before issue 15 (64 double sums, one addition per bit per feature) beside the current one
         BeforeIssue15Accumulator before = new BeforeIssue15Accumulator();
-        String[] weighting = {"tf", "log_tf", "log_tf*idf-like"};
-        double[][][] weightsOf = {tfWeights, logTfWeights, tfIdfWeights};
+        String[] weighting = {"binary (v2)", "tf", "log_tf", "log_tf*idf-like"};
+        double[][][] weightsOf = {binaryWeights, tfWeights, logTfWeights, tfIdfWeights};
         for (int k = 0; k < weighting.length; k++) {
             double[][] ws = weightsOf[k];
             addWeighted(cases, inputs, perFeature, distinct, "ours: SimHashAccumulator, " + weighting[k] + " (pre-hashed distinct)",
@@ -238,7 +243,7 @@ public final class FingerprintBench {
         cases.put("tokenizer: standard + lowercase", () -> consume(std, docs));
         inputs.put("tokenizer: smartcn + lowercase + stop (default)", "text");
         cases.put("tokenizer: smartcn + lowercase + stop (default)", () -> consume(def, docs));
-        // simhash-v2 (issue 11's default): folding, then Unicode words / Han characters, unigrams + bigrams, 1 + ln tf
+        // simhash-v2 (issue 11's default): folding, then Unicode words / Han characters, unigrams + bigrams, binary weights
         TextFingerprinter fpV2 = TextFingerprinter.v2(1);
         inputs.put("v2 step 1: CharFolding (NFKC, lowercase, fold)", "text");
         cases.put("v2 step 1: CharFolding (NFKC, lowercase, fold)", () -> {
