@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * per bit, in call order) on random inputs built to hit its edges: lane overflow, weights above the
  * lane capacity, totals around 2^53 (also in class mode), ties, integer prefixes followed by
  * non-integer weights, integer weights of every size mixed with non-integers in class mode, log_tf
- * weights as simhash-v2 makes them, few and many (more than {@link SimHashAccumulator#MAX_CLASSES})
+ * weights (v1: 1 + ln tf), few and many (more than {@link SimHashAccumulator#MAX_CLASSES})
  * distinct weights, constructed near-ties whose sign depends on the order of the additions, and
  * fingerprints read mid-way (the accumulator is reused across cases, so its batches and its hot
  * weight see every kind of document before). The same harness is shown to catch deliberately broken
@@ -222,7 +222,7 @@ class SimHashAccumulatorIdentityTest {
         return w;
     }
 
-    /** simhash-v2's log_tf weight. */
+    /** The log_tf weight (simhash-v1's `log_tf` weighting). */
     static double logTf(int tf) {
         return 1 + Math.log(tf);
     }
@@ -275,7 +275,7 @@ class SimHashAccumulatorIdentityTest {
         double integers = r.nextDouble();
         for (int i = 0; i < n; i++) {
             w[i] = switch (k) {
-                case 11 -> logTf(zipfTf(r)); // log_tf as v2 makes it: 1.0 for tf = 1, then 1 + ln 2, 1 + ln 3, ...
+                case 11 -> logTf(zipfTf(r)); // log_tf as v1 makes it (and v2 did before 2026-11-24): 1.0 for tf = 1, then 1 + ln 2, 1 + ln 3, ...
                 case 12, 14 -> r.nextDouble() < integers * 0.5 ? 1 + r.nextInt(3) : pool[r.nextInt(pool.length)]; // few / about MAX_CLASSES classes
                 default -> logTf(smallTf(r)) * Math.log(1e6 / (1 + r.nextInt(1_000_000))) + 1e-3; // tf-idf: nearly all distinct
             };
@@ -489,7 +489,7 @@ class SimHashAccumulatorIdentityTest {
     }
 
     /**
-     * The bulk form on documents as simhash-v2's log_tf weights them (mostly 1.0, then 1 + ln tf with a heavy tail: up to
+     * The bulk form on documents as log_tf weights them (v1; v2 before binary weights) (mostly 1.0, then 1 + ln tf with a heavy tail: up to
      * more distinct values than there are classes), sized around its blocks of 16 and 64 adds, with integer weights mixed in
      * (up to the lane capacity and beyond it) and complement hashes (exact ties: the replay from the caller's arrays), one
      * accumulator for all of them, so that each document also checks what the one before left behind.
