@@ -479,6 +479,7 @@ public final class NaturalQuality {
         List<String> names = NaturalCorpora.ALL;
         int maxDocs = 60_000;
         boolean edits = true;
+        boolean sketchWidth = false;
         Path out = null;
         List<String> only = null;
         for (int i = 0; i < args.length; i++) {
@@ -487,10 +488,12 @@ public final class NaturalQuality {
                 case "--candidates" -> only = List.of(args[++i].split(","));
                 case "--max-docs" -> maxDocs = Integer.parseInt(args[++i]);
                 case "--no-edits" -> edits = false;
+                case "--sketch-width" -> sketchWidth = true;
                 case "--out" -> out = Path.of(args[++i]);
                 case "-h", "--help" -> {
                     System.out.println("usage: ./run bench-quality [--corpora " + String.join(",", NaturalCorpora.ALL)
-                        + "] [--candidates NAME,...] [--max-docs N] [--no-edits] [--out DIR]");
+                        + "] [--candidates NAME,...] [--max-docs N] [--no-edits] [--out DIR] [--sketch-width]");
+                    System.out.println("  --sketch-width: instead of the candidates, v2's features in 64 and in 128 bits (sketch-width.md)");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option [" + args[i] + "], see ./run bench-quality --help");
@@ -504,6 +507,21 @@ public final class NaturalQuality {
         String started = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         Path work = Path.of("target/bench/corpora").toAbsolutePath();
         Files.createDirectories(work);
+        if (sketchWidth) {
+            StringBuilder md = new StringBuilder("# simhash-v2's features in 64 and in 128 bits\n\nCommand: `./run bench-quality "
+                + String.join(" ", args) + "`  \nStarted: " + started + "\n\nBest F1 over k: k, P (P w/o grey) / R / F1; then the "
+                + "smallest k with recall >= 0.9 and its P (P w/o grey). 128 bits: v2 plus 64 bits from a remix of each feature hash "
+                + "(SketchWidth).\n\n| corpus | bits | best F1 | recall >= 0.9 |\n| --- | ---: | --- | --- |\n");
+            for (String name : names) {
+                NaturalCorpora.Corpus c = NaturalCorpora.load(name, work, maxDocs, log);
+                if (c.available()) {
+                    md.append(SketchWidth.rows(c, Truth.of(c), log));
+                    Files.writeString(dir.resolve("sketch-width.md"), md);
+                }
+            }
+            log.info("report: " + dir.resolve("sketch-width.md"));
+            return;
+        }
         NaturalQuality q = new NaturalQuality(log);
         List<CorpusResult> results = new ArrayList<>();
         List<NaturalCorpora.Corpus> missing = new ArrayList<>();
