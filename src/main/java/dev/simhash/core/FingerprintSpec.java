@@ -108,7 +108,8 @@ public final class FingerprintSpec {
         }
     }
 
-    private static FingerprintOptions v2Options(int minFeatures) {
+    /** simhash-v2's options: its features and weights are fixed, only min_features varies. */
+    static FingerprintOptions v2Options(int minFeatures) {
         return new FingerprintOptions(FingerprintOptions.DEFAULT_SHINGLE_SIZE, Weighting.BINARY, minFeatures);
     }
 

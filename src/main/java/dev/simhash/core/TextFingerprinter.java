@@ -63,8 +63,7 @@ public final class TextFingerprinter {
 
     /** A simhash-v2 fingerprinter: no fingerprint for fewer than {@code minFeatures} distinct features. */
     public static TextFingerprinter v2(int minFeatures) {
-        return new TextFingerprinter(FingerprintSpec.Version.V2, ScriptAwareTokenizer.STANDARD,
-            new FingerprintOptions(FingerprintOptions.DEFAULT_SHINGLE_SIZE, Weighting.BINARY, minFeatures));
+        return new TextFingerprinter(FingerprintSpec.Version.V2, ScriptAwareTokenizer.STANDARD, FingerprintSpec.v2Options(minFeatures));
     }
 
     public FingerprintSpec.Version version() {

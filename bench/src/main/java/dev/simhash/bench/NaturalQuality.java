@@ -120,7 +120,7 @@ public final class NaturalQuality {
 
         int bestK() {
             int b = 0;
-            for (int k = 1; k <= KMAX; k++) {
+            for (int k = 1; k < total.length; k++) {
                 if (f1(k) > f1(b)) {
                     b = k;
                 }
@@ -352,7 +352,7 @@ public final class NaturalQuality {
         return s.length() <= 70 ? s : s.substring(0, 70) + "…";
     }
 
-    private static long[] cum(long[] a) {
+    static long[] cum(long[] a) {
         long[] out = new long[a.length];
         long s = 0;
         for (int i = 0; i < a.length; i++) {

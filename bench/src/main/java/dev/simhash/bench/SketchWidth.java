@@ -1,11 +1,12 @@
 package dev.simhash.bench;
 
 import dev.simhash.core.SimHash;
+import dev.simhash.core.SimHashAccumulator;
 import dev.simhash.core.SimHashV2;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Would a longer sketch close the gap to MinHash? simhash-v2's features and binary weights summed into 64 bits (v2 itself)
@@ -28,33 +29,17 @@ final class SketchWidth {
         return z ^ (z >>> 33);
     }
 
-    /** {v2's fingerprint, the 64 more bits}, or null for a text with no features. */
+    /** {v2's fingerprint, the 64 more bits: the same features summed by the same accumulator, remixed}, or null for no features. */
     static long[] fingerprints(String text) {
-        Map<String, Integer> features = SimHashV2.features(List.of(text));
-        if (features.isEmpty()) {
+        OptionalLong v2 = SimHashV2.fingerprint(text, 1);
+        if (v2.isEmpty()) {
             return null;
         }
-        int[] first = new int[64];
-        int[] second = new int[64];
-        for (String f : features.keySet()) {
-            long h = SimHash.featureHash(f);
-            long g = remix(h);
-            for (int b = 0; b < 64; b++) {
-                first[b] += (int) ((h >>> b) & 1) * 2 - 1;
-                second[b] += (int) ((g >>> b) & 1) * 2 - 1;
-            }
+        SimHashAccumulator acc = new SimHashAccumulator();
+        for (String f : SimHashV2.features(List.of(text)).keySet()) {
+            acc.add(remix(SimHash.featureHash(f)), 1.0);
         }
-        return new long[] { signs(first), signs(second) };
-    }
-
-    private static long signs(int[] sums) {
-        long fp = 0;
-        for (int b = 0; b < 64; b++) {
-            if (sums[b] > 0) {
-                fp |= 1L << b;
-            }
-        }
-        return fp;
+        return new long[] { v2.getAsLong(), acc.fingerprint() };
     }
 
     /** Markdown rows (64 and 128 bits) for one corpus. */
@@ -119,28 +104,17 @@ final class SketchWidth {
         return a + "\n" + b + "\n";
     }
 
-    /** One row: best F1 over k, and the smallest k with recall >= 0.9 (cumulative counts over the distance histograms). */
+    /** One row: best F1 over k, and the smallest k with recall >= 0.9 (the histograms summed into a {@link NaturalQuality.Curve}). */
     static String row(String corpus, int bits, long[] all, long[] near, long[] grey, long nearPairs) {
-        long within = 0;
-        long hits = 0;
-        long greyWithin = 0;
-        double bestF1 = -1;
-        String best = "";
+        NaturalQuality.Curve c = new NaturalQuality.Curve(NaturalQuality.cum(all), NaturalQuality.cum(near), NaturalQuality.cum(grey),
+            new long[all.length], nearPairs, 0, 0, 0, null, List.of(), null, 0);
+        int b = c.bestK();
+        String best = String.format(Locale.ROOT, "k=%d: %.3f (%.3f) / %.3f / %.3f", b, c.precision(b), c.precisionNoGrey(b), c.recall(b), c.f1(b));
         String recall90 = "not reached";
         for (int k = 0; k < all.length; k++) {
-            within += all[k];
-            hits += near[k];
-            greyWithin += grey[k];
-            double p = within == 0 ? 1 : hits / (double) within;
-            double pNoGrey = within - greyWithin == 0 ? 1 : hits / (double) (within - greyWithin);
-            double r = nearPairs == 0 ? 0 : hits / (double) nearPairs;
-            double f1 = p + r == 0 ? 0 : 2 * p * r / (p + r);
-            if (f1 > bestF1) {
-                bestF1 = f1;
-                best = String.format(Locale.ROOT, "k=%d: %.3f (%.3f) / %.3f / %.3f", k, p, pNoGrey, r, f1);
-            }
-            if (r >= 0.9 && recall90.equals("not reached")) {
-                recall90 = String.format(Locale.ROOT, "k=%d: %.3f (%.3f)", k, p, pNoGrey);
+            if (c.recall(k) >= 0.9) {
+                recall90 = String.format(Locale.ROOT, "k=%d: %.3f (%.3f)", k, c.precision(k), c.precisionNoGrey(k));
+                break;
             }
         }
         return String.format(Locale.ROOT, "| %s | %d | %s | %s |", corpus, bits, best, recall90);
