@@ -140,9 +140,10 @@ public final class Corpora {
      */
     static String helpPageText(String html) {
         int start = html.indexOf("id=\"DisplayArea\"");
-        int from = start < 0 ? 0 : html.indexOf('>', start) + 1;
-        if (from == 0 && start >= 0) {
-            from = html.length(); // a tag never closed: no text
+        int from = 0;
+        if (start >= 0) {
+            int close = html.indexOf('>', start);
+            from = close < 0 ? html.length() : close + 1; // a tag never closed: no text
         }
         int end = html.indexOf("id=\"SearchFrame\"", from);
         int to = end < 0 ? html.length() : Math.max(from, html.lastIndexOf('<', end));

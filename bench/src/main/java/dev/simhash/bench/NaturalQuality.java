@@ -509,30 +509,7 @@ public final class NaturalQuality {
         Path work = Path.of("target/bench/corpora").toAbsolutePath();
         Files.createDirectories(work);
         if (sketchWidth) {
-            String head = "# Other sketches of the same texts: 128 bits, the truth's shingles, 1-bit MinHash\n\nCommand: `./run bench-quality "
-                + String.join(" ", args) + "`  \nStarted: " + started + "\n\nSketches (SketchWidth): v2 in 64 bits; v2 plus 64 bits from a "
-                + "remix of each feature hash (128); SimHash with binary weights over the shingles that define the truth; 1-bit MinHash "
-                + "in 64 bins (one-permutation, densified) over v2's features and over the truth's shingles. Grey pairs count as false "
-                + "positives in P; \"w/o grey\" leaves them out.\n\n## Best F1 over k\n\nk, P (P w/o grey) / R / F1; then the smallest "
-                + "k with recall >= 0.9 and its P (P w/o grey).\n\n| corpus | sketch, bits | best F1 | recall >= 0.9 |\n| --- | --- | --- | --- |\n";
-            StringBuilder best = new StringBuilder();
-            StringBuilder perK = new StringBuilder("\n## P w/o grey / R at each radius k\n\n| corpus | sketch, bits |");
-            StringBuilder rule = new StringBuilder("| --- | --- |");
-            for (int k = SketchWidth.PER_K_FROM; k <= SketchWidth.PER_K_TO; k++) {
-                perK.append(" k=").append(k).append(" |");
-                rule.append(" --- |");
-            }
-            perK.append('\n').append(rule).append('\n');
-            for (String name : names) {
-                NaturalCorpora.Corpus c = NaturalCorpora.load(name, work, maxDocs, log);
-                if (c.available()) {
-                    String[] rows = SketchWidth.rows(c, Truth.of(c), log);
-                    best.append(rows[0]);
-                    perK.append(rows[1]);
-                    Files.writeString(dir.resolve("sketch-width.md"), head + best + perK);
-                }
-            }
-            log.info("report: " + dir.resolve("sketch-width.md"));
+            SketchWidth.report(names, work, maxDocs, dir.resolve("sketch-width.md"), "./run bench-quality " + String.join(" ", args), started, log);
             return;
         }
         NaturalQuality q = new NaturalQuality(log);

@@ -4,10 +4,13 @@ import dev.simhash.core.SimHash;
 import dev.simhash.core.SimHashAccumulator;
 import dev.simhash.core.SimHashV2;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalLong;
 import java.util.function.IntFunction;
 
 /**
@@ -45,15 +48,18 @@ final class SketchWidth {
 
     /** {v2's fingerprint, the 64 more bits: the same features summed by the same accumulator, remixed}, or null for no features. */
     static long[] fingerprints(String text) {
-        OptionalLong v2 = SimHashV2.fingerprint(text, 1);
-        if (v2.isEmpty()) {
+        return fingerprints(featureHashes(text));
+    }
+
+    /**
+     * {@link #fingerprints(String)} from v2's distinct feature hashes: v2 is their sum with weight 1 each (binary weights make
+     * the sums integers, so the order does not matter; SketchWidthTest checks it against {@link SimHashV2}).
+     */
+    static long[] fingerprints(long[] featureHashes) {
+        if (featureHashes.length == 0) {
             return null;
         }
-        SimHashAccumulator acc = new SimHashAccumulator();
-        for (String f : SimHashV2.features(List.of(text)).keySet()) {
-            acc.add(remix(SimHash.featureHash(f)), 1.0);
-        }
-        return new long[] { v2.getAsLong(), acc.fingerprint() };
+        return new long[] { simhash(featureHashes), simhash(Arrays.stream(featureHashes).map(SketchWidth::remix).toArray()) };
     }
 
     /** Distinct feature hashes of v2's features of a text (v2's own hash of each feature). */
@@ -104,33 +110,63 @@ final class SketchWidth {
         return out;
     }
 
-    /** A named sketch: one or more 64-bit words per document, or null for a document it cannot sketch. */
-    record Sketch(String name, IntFunction<long[]> of) {}
+    /** A named sketch of {@code words} 64-bit words per document: the words of a document, or null for one it cannot sketch. */
+    record Sketch(String name, int words, IntFunction<long[]> of) {}
+
+    /** The number of hash seeds the 1-bit MinHash of the truth's shingles is run with. */
+    static final int SEEDS = 5;
 
     /** The sketches compared, in report order. */
     static List<Sketch> sketches(List<String> docs, Truth truth) {
         int n = docs.size();
-        long[][] v2 = new long[n][];
         long[][] features = new long[n][];
+        long[][] v2 = new long[n][];
         for (int i = 0; i < n; i++) {
-            v2[i] = fingerprints(docs.get(i));
             features[i] = featureHashes(docs.get(i));
+            v2[i] = fingerprints(features[i]);
         }
         long[][] shingles = truth.shingles;
-        return List.of(
-            new Sketch("v2, 64", i -> v2[i] == null ? null : new long[] { v2[i][0] }),
-            new Sketch("v2, 128", i -> v2[i]),
-            new Sketch("SimHash of the truth's shingles, 64", i -> shingles[i].length == 0 ? null : new long[] { simhash(shingles[i]) }),
-            new Sketch("1-bit MinHash of v2's features, 64", i -> features[i].length == 0 ? null : new long[] { oneBitMinHash(features[i], 0) }),
-            oneBitMinHashOfShingles(shingles, 0), oneBitMinHashOfShingles(shingles, 1), oneBitMinHashOfShingles(shingles, 2),
-            oneBitMinHashOfShingles(shingles, 3), oneBitMinHashOfShingles(shingles, 4));
+        List<Sketch> out = new ArrayList<>(List.of(
+            new Sketch("v2, 64", 1, i -> v2[i] == null ? null : new long[] { v2[i][0] }),
+            new Sketch("v2, 128", 2, i -> v2[i]),
+            new Sketch("SimHash of the truth's shingles, 64", 1, i -> shingles[i].length == 0 ? null : new long[] { simhash(shingles[i]) }),
+            new Sketch("1-bit MinHash of v2's features, 64", 1,
+                i -> features[i].length == 0 ? null : new long[] { oneBitMinHash(features[i], 0) })));
+        // the seeds show how much one hash function's luck moves P and R
+        for (int seed = 0; seed < SEEDS; seed++) {
+            long s = seed * 0x9E3779B97F4A7C15L;
+            out.add(new Sketch("1-bit MinHash of the truth's shingles, 64" + (seed == 0 ? "" : ", seed " + seed), 1,
+                i -> shingles[i].length == 0 ? null : new long[] { oneBitMinHash(shingles[i], s) }));
+        }
+        return out;
     }
 
-    /** 1-bit MinHash of the truth's shingles with the given seed number: the seeds show how much one hash function's luck moves P and R. */
-    private static Sketch oneBitMinHashOfShingles(long[][] shingles, int seed) {
-        long s = seed * 0x9E3779B97F4A7C15L;
-        return new Sketch("1-bit MinHash of the truth's shingles, 64" + (seed == 0 ? "" : ", seed " + seed),
-            i -> shingles[i].length == 0 ? null : new long[] { oneBitMinHash(shingles[i], s) });
+    /** Writes the report (rewritten after every corpus, so that a partial run still leaves one) for the named corpora. */
+    static void report(List<String> names, Path work, int maxDocs, Path file, String command, String started, Log log) throws IOException {
+        String head = "# Other sketches of the same texts: 128 bits, the truth's shingles, 1-bit MinHash\n\nCommand: `" + command
+            + "`  \nStarted: " + started + "\n\nSketches (SketchWidth): v2 in 64 bits; v2 plus 64 bits from a "
+            + "remix of each feature hash (128); SimHash with binary weights over the shingles that define the truth; 1-bit MinHash "
+            + "in 64 bins (one-permutation, densified) over v2's features and over the truth's shingles. Grey pairs count as false "
+            + "positives in P; \"w/o grey\" leaves them out.\n\n## Best F1 over k\n\nk, P (P w/o grey) / R / F1; then the smallest "
+            + "k with recall >= 0.9 and its P (P w/o grey).\n\n| corpus | sketch, bits | best F1 | recall >= 0.9 |\n| --- | --- | --- | --- |\n";
+        StringBuilder best = new StringBuilder();
+        StringBuilder perK = new StringBuilder("\n## P w/o grey / R at each radius k\n\n| corpus | sketch, bits |");
+        StringBuilder rule = new StringBuilder("| --- | --- |");
+        for (int k = PER_K_FROM; k <= PER_K_TO; k++) {
+            perK.append(" k=").append(k).append(" |");
+            rule.append(" --- |");
+        }
+        perK.append('\n').append(rule).append('\n');
+        for (String name : names) {
+            NaturalCorpora.Corpus c = NaturalCorpora.load(name, work, maxDocs, log);
+            if (c.available()) {
+                String[] rows = rows(c, Truth.of(c), log);
+                best.append(rows[0]);
+                perK.append(rows[1]);
+                Files.writeString(file, head + best + perK);
+            }
+        }
+        log.info("report: " + file);
     }
 
     /** Markdown rows for one corpus: {best F1 and recall 0.9 rows, P w/o grey / R per k rows of the 64-bit sketches}. */
@@ -141,15 +177,11 @@ final class SketchWidth {
         StringBuilder perK = new StringBuilder();
         for (Sketch s : sketches(docs, truth)) {
             long[][] f = new long[n][];
-            int words = 1;
             for (int i = 0; i < n; i++) {
                 f[i] = s.of().apply(i);
-                if (f[i] != null) {
-                    words = f[i].length;
-                }
             }
             NaturalQuality.Curve curve;
-            if (words == 1) {
+            if (s.words() == 1) {
                 // scored exactly as the candidates are, chance collisions included
                 long[] h = new long[n];
                 boolean[] has = new boolean[n];
@@ -159,12 +191,12 @@ final class SketchWidth {
                 }
                 curve = NaturalQuality.evaluate(h, has, truth, docs, 0);
             } else {
-                curve = wide(f, words, truth);
+                curve = wide(f, s.words(), truth);
             }
             String r = row(c.name(), s.name(), curve);
             log.info("  " + r);
             best.append(r).append('\n');
-            if (words == 1) {
+            if (s.words() == 1) {
                 perK.append(perKRow(c.name(), s.name(), curve)).append('\n');
             }
         }
