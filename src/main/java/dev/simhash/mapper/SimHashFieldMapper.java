@@ -255,21 +255,21 @@ public final class SimHashFieldMapper extends FieldMapper {
     }
 
     /**
-     * Adds one more text to the document's fingerprint of this field. The fingerprint's Lucene fields are added
-     * to the document once it has {@code min_features} distinct features; they read the fingerprint of all its
-     * texts when Lucene indexes the document, after parsing. The first text is fingerprinted at once with the
-     * thread's reusable bag (no bag per document); only a second text (an array) makes a bag of its own, which
-     * then reads the first text again, so the features stay one token sequence.
+     * Adds one more text to the document's fingerprint of this field. Every fingerprint is computed here, while the
+     * document is parsed, so that a failure is this document's parsing error (a 400 for it alone), never an exception
+     * inside Lucene's indexing chain. The first text is fingerprinted at once with the thread's reusable bag (no bag per
+     * document); only a second text (an array, or another {@code copy_to} source) makes a bag of its own, which then
+     * reads the first text again, so the features stay one token sequence, and the fingerprint of all texts so far is
+     * computed again. The Lucene fields are added once there is a fingerprint (the texts have {@code min_features}
+     * features; more texts never take it away) and read the latest one when Lucene indexes the document.
      */
     private void addText(LuceneDocument doc, String text) {
         TextFingerprinter fingerprinter = fieldType().fingerprinter();
         PendingFingerprint pending = (PendingFingerprint) doc.getByKey(this);
         if (pending == null) {
-            pending = new PendingFingerprint(fullPath(), text, fingerprinter.fingerprint(text));
+            pending = new PendingFingerprint(fullPath(), text);
             doc.onlyAddKey(this, pending);
-            if (pending.single.isPresent()) {
-                addFields(doc, pending);
-            }
+            pending.update(doc, fingerprinter.fingerprint(text));
             return;
         }
         if (pending.bag == null) {
@@ -278,42 +278,39 @@ public final class SimHashFieldMapper extends FieldMapper {
             pending.first = null;
         }
         fingerprinter.addText(text, pending.bag);
-        if (!pending.added && pending.bag.distinctFeatures() >= fingerprinter.options().minFeatures()) {
-            addFields(doc, pending);
-        }
-    }
-
-    private void addFields(LuceneDocument doc, PendingFingerprint pending) {
-        pending.added = true;
-        doc.add(LuceneFields.docValue(fullPath(), pending::fingerprint));
-        doc.add(LuceneFields.blockTerms(fullPath(), fieldType().blockLayout(), pending::fingerprint));
+        pending.update(doc, pending.bag.fingerprint());
     }
 
     /**
      * The texts of one document for one field, kept under the mapper as key in the Lucene document (which only
-     * keys fields: this one is never indexed itself): the first text's fingerprint, and a bag of all texts once
-     * there is a second.
+     * keys fields: this one is never indexed itself): the first text, a bag of all texts once there is a second, and
+     * the fingerprint of the texts so far.
      */
-    private static final class PendingFingerprint extends Field {
-        final OptionalLong single;
+    private final class PendingFingerprint extends Field {
         String first;
         FeatureBag bag;
-        boolean added;
-        private Long fingerprint;
+        private boolean added;
+        private long fingerprint;
 
-        PendingFingerprint(String name, String first, OptionalLong single) {
+        PendingFingerprint(String name, String first) {
             super(name, LuceneFields.TERMS_TYPE);
             this.first = first;
-            this.single = single;
         }
 
-        long fingerprint() {
-            if (fingerprint == null) {
-                OptionalLong fp = bag == null ? single : bag.fingerprint();
-                fingerprint = fp.orElseThrow(() -> new IllegalStateException(
-                    "a fingerprint was added for a text with fewer than min_features features"));
+        /** Records the fingerprint of the texts so far, and adds the Lucene fields (which read it) with the first one. */
+        void update(LuceneDocument doc, OptionalLong fp) {
+            if (fp.isEmpty()) {
+                if (added) {
+                    throw new IllegalStateException("the fingerprint of field [" + fullPath() + "] disappeared with more text");
+                }
+                return;
             }
-            return fingerprint;
+            fingerprint = fp.getAsLong();
+            if (!added) {
+                added = true;
+                doc.add(LuceneFields.docValue(fullPath(), () -> fingerprint));
+                doc.add(LuceneFields.blockTerms(fullPath(), SimHashFieldMapper.this.fieldType().blockLayout(), () -> fingerprint));
+            }
         }
     }
 }

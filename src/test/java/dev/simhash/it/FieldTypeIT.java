@@ -101,6 +101,54 @@ class FieldTypeIT {
         }
     }
 
+    /**
+     * Every fingerprint of a document is computed while it is parsed, never inside Lucene's indexing chain: a text array
+     * whose features a weights table all weighs 0 has no fingerprint (like the same text as one value), instead of a
+     * fingerprint field added for it that fails when Lucene indexes the document; the shard stays healthy and
+     * indexes the next documents.
+     */
+    @Test
+    void aTextArrayWithoutAFingerprintIndexesWithoutOneAndTheShardStaysHealthy() {
+        String index = "ft-weighted";
+        rest.ok("PUT", "/_simhash/weights/ft-only-kept", """
+            {"version": "v2", "features": {"kept": 1, "words": 1}, "default_weight": 0}""");
+        try {
+            rest.ok("PUT", "/" + index, """
+                {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
+                 "mappings": {"properties": {"body": {"type": "text",
+                   "fields": {"simhash": {"type": "simhash", "weights": "ft-only-kept"}}}}}}""");
+            // one value: all features weigh 0, so no fingerprint (as before)
+            rest.ok("PUT", "/" + index + "/_doc/single?refresh=true", toJson(Map.of("body", "alpha beta gamma")));
+            // several values, all features weigh 0: no fingerprint either, and no failure of the shard
+            Rest.Answer array = rest.put("/" + index + "/_doc/array?refresh=true",
+                toJson(Map.of("body", List.of("alpha beta gamma", "delta epsilon zeta"))));
+            assertEquals(201, array.status(), array::body);
+            // a later array value with kept features gives the document a fingerprint: the one of all its texts together
+            rest.ok("PUT", "/" + index + "/_doc/late?refresh=true",
+                toJson(Map.of("body", List.of("alpha beta gamma", "kept words"))));
+            rest.ok("PUT", "/" + index + "/_doc/plain?refresh=true", toJson(Map.of("body", "alpha beta gamma kept words")));
+            Rest.Answer health = rest.get("/_cluster/health/" + index + "?wait_for_status=green&timeout=10s");
+            assertEquals("green", health.at("status"), health::body);
+            Rest.Answer search = rest.ok("POST", "/" + index + "/_search", toJson(Map.of("size", 10, "_source", false,
+                "docvalue_fields", List.of("body.simhash"))));
+            Map<String, Object> values = new TreeMap<>();
+            for (Map<String, Object> hit : search.<List<Map<String, Object>>>at("hits.hits")) {
+                @SuppressWarnings("unchecked")
+                Map<String, List<Object>> f = (Map<String, List<Object>>) hit.get("fields");
+                values.put((String) hit.get("_id"), f == null ? null : f.get("body.simhash").get(0));
+            }
+            assertEquals(List.of("array", "late", "plain", "single"), List.copyOf(values.keySet()), values::toString);
+            assertNull(values.get("single"), values::toString);
+            assertNull(values.get("array"), values::toString);
+            assertNotNull(values.get("late"), values::toString);
+            // only [kept] and [words] weigh anything (every bigram weighs the default 0): the same features, the same fingerprint
+            assertEquals(values.get("plain"), values.get("late"), values::toString);
+        } finally {
+            rest.delete("/" + index);
+            rest.call("DELETE", "/_simhash/weights/ft-only-kept", null);
+        }
+    }
+
     @AfterAll
     void drop() {
         rest.delete("/ft-*");
