@@ -51,6 +51,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     static final ParseField K = new ParseField("k");
     static final ParseField INCLUDE = new ParseField("include");
     static final ParseField FILTER = new ParseField("filter");
+    /** The document a {@code like} query leaves out, once rewritten to the liked document's hash: part of the query's meaning. */
+    static final ParseField EXCLUDE = new ParseField("exclude");
     /** The largest {@code k}, as for {@code knn}. */
     public static final int MAX_K = 10_000;
 
@@ -259,6 +261,29 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return this;
     }
 
+    /**
+     * Leaves the document {@code id} of index {@code index} out of the matches (what a {@code like} query without
+     * {@code include} becomes once its document is fetched: a {@code hash} and an {@code exclude}).
+     */
+    public SimHashQueryBuilder exclude(String index, String id) {
+        if (index == null || index.isEmpty() || id == null || id.isEmpty()) {
+            throw new IllegalArgumentException("[" + EXCLUDE.getPreferredName() + "] requires [index] and [id]");
+        }
+        this.excludeIndex = index;
+        this.excludeId = id;
+        return this;
+    }
+
+    /** The index of the document left out ({@link #exclude}), or null. */
+    public String excludeIndex() {
+        return excludeIndex;
+    }
+
+    /** The id of the document left out ({@link #exclude}), or null. */
+    public String excludeId() {
+        return excludeId;
+    }
+
     @Override
     public String getWriteableName() {
         return NAME;
@@ -298,6 +323,9 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
                 builder.field(INCLUDE.getPreferredName(), true);
             }
         }
+        if (excludeId != null) {
+            builder.startObject(EXCLUDE.getPreferredName()).field("index", excludeIndex).field("id", excludeId).endObject();
+        }
         if (maxDistance != null) {
             builder.field(MAX_DISTANCE.getPreferredName(), maxDistance);
         }
@@ -321,6 +349,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         Integer k;
         Boolean include;
         QueryBuilder filter;
+        LikeBody exclude;
         final Map<String, Object> options = new LinkedHashMap<>();
         float boost = DEFAULT_BOOST;
         String queryName;
@@ -344,6 +373,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
      */
     private static final ObjectParser<Body, Void> PARSER = new ObjectParser<>(NAME, Body::new);
     private static final ObjectParser<LikeBody, Void> LIKE_PARSER = new ObjectParser<>(LIKE.getPreferredName(), LikeBody::new);
+    private static final ObjectParser<LikeBody, Void> EXCLUDE_PARSER = new ObjectParser<>(EXCLUDE.getPreferredName(), LikeBody::new);
 
     static {
         declareValue(FIELD, (b, v) -> b.field = v, XContentParser::text);
@@ -371,6 +401,9 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         LIKE_PARSER.declareField((l, v) -> l.index = v, (p, c) -> p.text(), new ParseField("index"), value);
         LIKE_PARSER.declareField((l, v) -> l.id = v, (p, c) -> p.text(), new ParseField("id"), value);
         LIKE_PARSER.declareField((l, v) -> l.routing = v, (p, c) -> p.text(), new ParseField("routing"), value);
+        PARSER.declareObject((b, v) -> b.exclude = v, (p, c) -> EXCLUDE_PARSER.parse(p, null), EXCLUDE);
+        EXCLUDE_PARSER.declareField((l, v) -> l.index = v, (p, c) -> p.text(), new ParseField("index"), value);
+        EXCLUDE_PARSER.declareField((l, v) -> l.id = v, (p, c) -> p.text(), new ParseField("id"), value);
     }
 
     /**
@@ -416,10 +449,16 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         if (body.include != null && body.like == null) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [include] only applies to [like]");
         }
+        if (body.exclude != null && body.hash == null) {
+            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [exclude] only applies to [hash]");
+        }
         SimHashQueryBuilder builder = new SimHashQueryBuilder(body.field);
         try {
             if (body.hash != null) {
                 builder.hash(body.hash);
+                if (body.exclude != null) {
+                    builder.exclude(body.exclude.index, body.exclude.id);
+                }
             } else if (body.text != null) {
                 builder.text(body.text).textOptions(body.options);
             } else {

@@ -54,6 +54,11 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
         SimHashQueryBuilder b = new SimHashQueryBuilder(FIELD);
         if (randomBoolean()) {
             b.hash(randomLong());
+            if (randomBoolean()) {
+                // what a like query becomes once its document is fetched; another index than the test's, so the Lucene
+                // query stays the plain simhash query checked below
+                b.exclude("other-" + randomAlphaOfLength(4).toLowerCase(java.util.Locale.ROOT), randomAlphaOfLength(6));
+            }
         } else {
             b.text(randomFrom("近似重复检测 near duplicate detection", "news story edited twice", "搜索引擎 search engine 2024"))
                 .textOptions(randomFrom(Map.of(), Map.of("version", "v2"), Map.of("version", "v2", "min_features", 2),
@@ -110,6 +115,23 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
         SimHashQueryBuilder like = (SimHashQueryBuilder) parseQuery("""
             {"simhash": {"field": "fp", "like": {"index": "news", "id": "42", "routing": "r"}}}""");
         assertEquals(new SimHashQueryBuilder.Like("news", "42", "r"), like.like());
+        SimHashQueryBuilder excluding = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "fp", "hash": "00000000000000ff", "exclude": {"index": "news", "id": "42"}}}""");
+        assertEquals("news", excluding.excludeIndex());
+        assertEquals("42", excluding.excludeId());
+    }
+
+    /**
+     * A {@code like} query becomes, once its document is fetched, a {@code hash} that leaves the liked document out: its
+     * JSON form (what profile, explain and a re-parse see) still leaves it out.
+     */
+    public void testTheExcludedDocumentIsPartOfTheJsonForm() throws IOException {
+        SimHashQueryBuilder b = new SimHashQueryBuilder(FIELD).hash(255L).maxDistance(3).exclude("news", "42");
+        String json = org.elasticsearch.common.Strings.toString(b);
+        assertThat(json, containsString("\"exclude\":{\"index\":\"news\",\"id\":\"42\"}"));
+        SimHashQueryBuilder parsed = (SimHashQueryBuilder) parseQuery(json);
+        assertEquals(b, parsed);
+        assertNotEquals(new SimHashQueryBuilder(FIELD).hash(255L).maxDistance(3), parsed);
     }
 
     /** Invalid values and combinations: a parsing error naming the parameter, as before the parser used ObjectParser. */
@@ -122,6 +144,10 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
             "[simhash] query requires exactly one of [hash], [text] or [like], got 2");
         assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"shingle_size\": 2}}", "[simhash] [[shingle_size]] only apply to [text]");
         assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"include\": true}}", "[simhash] [include] only applies to [like]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"like\": \"7\", \"exclude\": {\"index\": \"a\", \"id\": \"1\"}}}",
+            "[simhash] [exclude] only applies to [hash]");
+        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"exclude\": {\"id\": \"1\"}}}",
+            "[simhash] [exclude] requires [index] and [id]");
         assertParseError("{\"simhash\": {\"field\": \"fp\", \"text\": \"x\", \"min_features\": 0}}", "[min_features]");
     }
 
