@@ -28,6 +28,7 @@ import dev.simhash.weights.RestWeightsActions;
 import dev.simhash.weights.StoreWeightsAction;
 import dev.simhash.weights.TransportPutWeightsAction;
 import dev.simhash.weights.WeightsChanges;
+import dev.simhash.weights.WeightsFeaturesAction;
 import dev.simhash.weights.WeightsMetadata;
 import dev.simhash.weights.WeightsRegistry;
 import dev.simhash.weights.WeightsStatus;
@@ -121,6 +122,8 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
             new Action<>(PutWeightsAction.INSTANCE, TransportPutWeightsAction.class),
             new Action<>(StoreWeightsAction.INSTANCE, StoreWeightsAction.Transport.class),
             new Action<>(GetWeightsAction.INSTANCE, GetWeightsAction.Transport.class),
+            new Action<>(WeightsFeaturesAction.READ, WeightsFeaturesAction.ReadTransport.class),
+            new Action<>(WeightsFeaturesAction.ADMIN, WeightsFeaturesAction.AdminTransport.class),
             new Action<>(DeleteWeightsAction.INSTANCE, DeleteWeightsAction.Transport.class));
     }
 

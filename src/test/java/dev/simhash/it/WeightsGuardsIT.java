@@ -1,0 +1,124 @@
+package dev.simhash.it;
+
+import dev.simhash.it.support.EsCluster;
+import dev.simhash.it.support.RealNodes;
+import dev.simhash.it.support.Rest;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.util.List;
+import java.util.Map;
+
+import static dev.simhash.it.support.Rest.toJson;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Feature-weight tables on a secured node: a table's features (the vocabulary of the index it was computed from) go only to
+ * users who may read that index or who have {@code manage}; the metadata stays visible to {@code monitor}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WeightsGuardsIT {
+
+    static final String PASSWORD = "simhash-secret-2";
+
+    private EsCluster cluster;
+    private Rest admin;
+
+    @BeforeAll
+    void start() throws Exception {
+        cluster = EsCluster.builder(RealNodes.distribution(), RealNodes.workDir().resolve("weights-guards")).name("weights-guards")
+            .security("admin", PASSWORD)
+            .role("""
+                monitor_only:
+                  cluster: ['monitor']
+                hr_reader:
+                  cluster: ['monitor']
+                  indices:
+                    - names: ['hr-mail']
+                      privileges: ['read']
+                other_reader:
+                  cluster: ['monitor']
+                  indices:
+                    - names: ['public-mail', 'hr-*-archive']
+                      privileges: ['read']
+                weights_manager:
+                  cluster: ['manage']
+                """)
+            .user("monitor", PASSWORD, "monitor_only")
+            .user("hr", PASSWORD, "hr_reader")
+            .user("other", PASSWORD, "other_reader")
+            .user("manager", PASSWORD, "weights_manager")
+            .build().start();
+        admin = cluster.rest();
+    }
+
+    @AfterAll
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void featuresGoOnlyToReadersOfTheSourceIndexOrManagers() {
+        StringBuilder nd = new StringBuilder();
+        for (int i = 0; i < 4; i++) {
+            nd.append(toJson(Map.of("index", Map.of("_id", "m" + i)))).append('\n')
+                .append(toJson(Map.of("body", "confidential merger retention bonus memo " + i))).append('\n');
+        }
+        admin.ok("PUT", "/hr-mail", "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0}}");
+        assertEquals(200, admin.bulk("/hr-mail/_bulk?refresh=true", nd.toString()).status());
+        admin.ok("PUT", "/_simhash/weights/hr-idf", "{\"index\": \"hr-mail\", \"field\": \"body\", \"version\": \"v2\", \"min_df\": 1}");
+        admin.ok("PUT", "/_simhash/weights/uploaded-idf", "{\"version\": \"v2\", \"features\": {\"secret handshake\": 0.5}}");
+
+        Rest monitor = cluster.restAs("monitor");
+        Rest hr = cluster.restAs("hr");
+        Rest other = cluster.restAs("other");
+        Rest manager = cluster.restAs("manager");
+
+        // metadata without features: monitor is enough
+        Rest.Answer meta = monitor.get("/_simhash/weights/hr-idf");
+        assertEquals(200, meta.status(), meta.toString());
+        assertTrue(((Number) meta.at("feature_count")).intValue() > 0, meta.toString());
+        assertFalse(meta.json().containsKey("features"), meta.toString());
+        assertEquals(200, monitor.get("/_simhash/weights").status());
+
+        // features: not for monitor alone, nor for a reader of other indices (a pattern that would match is no read of it)
+        for (Rest denied : List.of(monitor, other)) {
+            for (String path : List.of("/_simhash/weights/hr-idf?features=true", "/_simhash/weights/hr-idf?size=3",
+                "/_simhash/weights?features=true", "/_simhash/weights/uploaded-idf?features=true")) {
+                Rest.Answer a = denied.get(path);
+                assertEquals(403, a.status(), path + " " + a);
+                assertFalse(a.body().contains("confidential") || a.body().contains("secret handshake"), a.toString());
+            }
+        }
+
+        // a reader of the source index sees its table's features, not those of an upload
+        Rest.Answer hrFeatures = hr.get("/_simhash/weights/hr-idf?features=true");
+        assertEquals(200, hrFeatures.status(), hrFeatures.toString());
+        Map<?, ?> features = (Map<?, ?>) hrFeatures.json().get("features");
+        assertTrue(features.containsKey("confidential merger") && features.containsKey("retention"), features.toString());
+        assertEquals(403, hr.get("/_simhash/weights/uploaded-idf?features=true").status());
+        assertEquals(403, hr.get("/_simhash/weights?features=true").status(), "the list holds the upload too");
+
+        // manage sees every table's features
+        Rest.Answer all = manager.get("/_simhash/weights?features=true");
+        assertEquals(200, all.status(), all.toString());
+        assertTrue(all.body().contains("confidential merger") && all.body().contains("secret handshake"), all.toString());
+        Rest.Answer one = manager.get("/_simhash/weights/hr-idf?size=1");
+        assertEquals(200, one.status(), one.toString());
+        assertEquals(1, ((Map<?, ?>) one.json().get("features")).size());
+
+        // the table outlives its index: the recorded name still decides
+        admin.ok("DELETE", "/hr-mail", null);
+        assertEquals(200, hr.get("/_simhash/weights/hr-idf?features=true").status());
+        assertEquals(403, monitor.get("/_simhash/weights/hr-idf?features=true").status());
+        admin.ok("DELETE", "/_simhash/weights/hr-idf", null);
+        admin.ok("DELETE", "/_simhash/weights/uploaded-idf", null);
+    }
+}
