@@ -76,7 +76,9 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
     }
 
     @Override
-    protected void doExecute(Task task, PutWeightsAction.Request request, ActionListener<PutWeightsAction.Response> listener) {
+    protected void doExecute(Task task, PutWeightsAction.Request request, ActionListener<PutWeightsAction.Response> caller) {
+        // the computation fails from several callbacks (a page, a cancellation, the store); the caller hears only the first
+        ActionListener<PutWeightsAction.Response> listener = ActionListener.notifyOnce(caller);
         if (registry.get(request.name()) != null) {
             // answered before any work; the master checks again when storing
             listener.onFailure(StoreWeightsAction.exists(request.name()));
