@@ -1,6 +1,7 @@
 package dev.simhash.weights;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -14,7 +15,8 @@ import java.util.Map;
  * does not list are rarer than every listed one; they get {@link #defaultWeight}. Plain Java; not thread-safe.
  *
  * <p>Memory is bounded: when more than {@code maxTracked} distinct features have been seen, the features seen in only one
- * document so far are forgotten (a feature first seen late may then have its df undercounted by that pruning; with
+ * document so far are forgotten, and if more than half of {@code maxTracked} remain, also those seen in the fewest documents
+ * until at most half remain (a feature first seen late may then have its df undercounted by that pruning; with
  * {@code min_df >= 2} the table is exact as long as no pruning happened, and {@link #pruned()} says whether it did).
  */
 public final class DocumentFrequencies {
@@ -41,9 +43,33 @@ public final class DocumentFrequencies {
             df.computeIfAbsent(f, k -> new int[1])[0]++;
         }
         if (df.size() > maxTracked) {
-            df.values().removeIf(c -> c[0] <= 1);
-            prunings++;
+            prune();
         }
+    }
+
+    /**
+     * Forgets the features seen in only one document and, when that leaves more than half the bound (the counted features
+     * are mostly frequent ones), also those seen in the fewest documents until at most half remain: the next pruning is
+     * then at least half the bound of new features away, so pruning costs a constant per feature added. Pruning only
+     * what was seen once would let a stream of new features, once the bound is full of repeated ones, prune at every
+     * document, each time scanning the whole map.
+     */
+    private void prune() {
+        int keep = Math.max(1, maxTracked / 2);
+        int threshold = 1;
+        if (df.size() > keep) {
+            int[] counts = new int[df.size()];
+            int n = 0;
+            for (int[] c : df.values()) {
+                counts[n++] = c[0];
+            }
+            Arrays.sort(counts);
+            // forgetting counts <= counts[n - keep - 1] leaves at most keep features (fewer when counts tie)
+            threshold = Math.max(1, counts[n - keep - 1]);
+        }
+        int forget = threshold;
+        df.values().removeIf(c -> c[0] <= forget);
+        prunings++;
     }
 
     public long documents() {

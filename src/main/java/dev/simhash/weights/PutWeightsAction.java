@@ -77,15 +77,25 @@ public final class PutWeightsAction {
         PARSER.declareInt((b, v) -> b.seed = v, new ParseField("seed"));
     }
 
-    /** {@code features}: an object of feature -> number; stops at {@link WeightsTable#MAX_FEATURES} + 1 entries. */
+    /**
+     * {@code features}: an object of feature -> number; stops at {@link WeightsTable#MAX_FEATURES} + 1 entries or past
+     * {@link WeightsTable#MAX_BYTES}.
+     */
     static Map<String, Double> parseFeatures(XContentParser p) throws IOException {
         if (p.currentToken() != XContentParser.Token.START_OBJECT) {
             throw new IllegalArgumentException("[features] must be an object of feature to factor, e.g. {\"the\": 0.1}, got "
                 + p.currentToken());
         }
         Map<String, Double> m = new HashMap<>();
+        long bytes = 0;
         for (XContentParser.Token t = p.nextToken(); t != XContentParser.Token.END_OBJECT; t = p.nextToken()) {
             String feature = p.currentName();
+            bytes += WeightsTable.utf8Length(feature) + WeightsTable.FACTOR_BYTES;
+            if (bytes > WeightsTable.MAX_BYTES) {
+                throw new IllegalArgumentException("[features] holds more than " + WeightsTable.MAX_BYTES + " bytes (UTF-8 bytes of the "
+                    + "features + " + WeightsTable.FACTOR_BYTES + " per factor) after " + (m.size() + 1) + " features, a table holds "
+                    + "at most " + WeightsTable.MAX_BYTES + " bytes (tables live in the cluster state)");
+            }
             t = p.nextToken();
             if (t != XContentParser.Token.VALUE_NUMBER) {
                 throw new IllegalArgumentException("[features] factor of [" + SimHash.abbreviate(feature)

@@ -25,7 +25,8 @@ import java.io.IOException;
 
 /**
  * Adds one table to the cluster state, on the master: refused when the name is taken (tables are immutable) or when the
- * cluster's tables would exceed {@link WeightsTable#MAX_TOTAL_FEATURES}. Internal: {@code PUT _simhash/weights/<name>} runs it
+ * table or the cluster's tables would exceed the limits ({@link WeightsTable#MAX_BYTES}, {@link WeightsTable#MAX_TOTAL_FEATURES},
+ * {@link WeightsTable#MAX_TOTAL_BYTES}). Internal: {@code PUT _simhash/weights/<name>} runs it
  * after uploading or computing the table; its name is under {@code cluster:admin}, the {@code manage} privilege.
  */
 public final class StoreWeightsAction {
@@ -77,6 +78,13 @@ public final class StoreWeightsAction {
             + WeightsTable.MAX_TOTAL_FEATURES + " are allowed (tables live in the cluster state); delete tables that are no longer used");
     }
 
+    /** The error of tables that would hold too many bytes together: 400. */
+    static IllegalArgumentException tooManyBytes(long total) {
+        return new IllegalArgumentException("[features] the cluster's feature-weight tables would hold " + total + " bytes (UTF-8 bytes "
+            + "of their features + " + WeightsTable.FACTOR_BYTES + " per factor), at most " + WeightsTable.MAX_TOTAL_BYTES
+            + " are allowed (tables live in the cluster state); delete tables that are no longer used");
+    }
+
     /** Adding the table, as a change of the master's batch: on the tables the changes before it in the batch left. */
     static final class Put extends WeightsChanges.Change {
         private final WeightsTable table;
@@ -94,6 +102,11 @@ public final class StoreWeightsAction {
             long total = tables.totalFeatures() + table.size();
             if (total > WeightsTable.MAX_TOTAL_FEATURES) {
                 throw tooManyFeatures(total);
+            }
+            table.checkBytes();
+            long bytes = tables.totalBytes() + table.bytes();
+            if (bytes > WeightsTable.MAX_TOTAL_BYTES) {
+                throw tooManyBytes(bytes);
             }
             return tables.with(table);
         }

@@ -109,6 +109,12 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
 
     private void store(PutWeightsAction.PutWeightsTask task, Client child, WeightsTable table,
                        ActionListener<PutWeightsAction.Response> listener) {
+        try {
+            table.checkBytes(); // again on the master; here before the table is sent there
+        } catch (IllegalArgumentException e) {
+            listener.onFailure(e);
+            return;
+        }
         task.phase("store");
         child.execute(StoreWeightsAction.INSTANCE, new StoreWeightsAction.Request(table),
             listener.delegateFailureAndWrap((l, r) -> l.onResponse(new PutWeightsAction.Response(table, r.isAcknowledged()))));

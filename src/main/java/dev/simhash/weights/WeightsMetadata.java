@@ -42,6 +42,11 @@ public final class WeightsMetadata extends CompatProjectCustom {
         return tables.values().stream().mapToLong(WeightsTable::size).sum();
     }
 
+    /** Bytes of all tables together ({@link WeightsTable#bytes()}). */
+    public long totalBytes() {
+        return tables.values().stream().mapToLong(WeightsTable::bytes).sum();
+    }
+
     public WeightsMetadata with(WeightsTable table) {
         Map<String, WeightsTable> m = new HashMap<>(tables);
         m.put(table.name(), table);

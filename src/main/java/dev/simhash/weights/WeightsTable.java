@@ -12,7 +12,7 @@ import java.util.Objects;
 /**
  * One named, immutable feature-weight table: a factor for each listed feature, {@code default_weight} for every other, the
  * fingerprint version whose features it holds, and where it came from. Validated on construction (the limits keep the
- * cluster state, where tables live, small). Plain Java; looked up with an open-addressing index, no boxing.
+ * cluster state, where tables live, small; the byte limits are checked when a table is made, {@link #checkBytes()}). Plain Java; looked up with an open-addressing index, no boxing.
  */
 public final class WeightsTable implements FeatureWeights {
 
@@ -24,6 +24,15 @@ public final class WeightsTable implements FeatureWeights {
     public static final int MAX_FEATURE_LENGTH = 1_000;
     /** Largest factor: keeps every weight times factor finite. */
     public static final double MAX_FACTOR = 1_000_000;
+    /**
+     * Most bytes in one table ({@link #bytes()}): the feature count alone does not bound the cluster state, since features
+     * may be long; a table is sent to every node, persisted and read again at every start.
+     */
+    public static final long MAX_BYTES = 8L * 1024 * 1024;
+    /** Most bytes in all tables of the cluster together. */
+    public static final long MAX_TOTAL_BYTES = 16L * 1024 * 1024;
+    /** Bytes counted for each factor (a double). */
+    static final int FACTOR_BYTES = Double.BYTES;
 
     private final String name;
     private final FingerprintSpec.Version version;
@@ -35,6 +44,7 @@ public final class WeightsTable implements FeatureWeights {
     private final int[] slots;
     private final Map<String, Object> source;
     private final long createdMillis;
+    private final long bytes;
 
     /**
      * @param factors     feature -> factor; each a finite number in [0, {@link #MAX_FACTOR}]
@@ -58,6 +68,7 @@ public final class WeightsTable implements FeatureWeights {
         String[] f = factors.keySet().toArray(new String[0]);
         Arrays.sort(f);
         double[] w = new double[f.length];
+        long b = 0;
         for (int i = 0; i < f.length; i++) {
             if (f[i] == null || f[i].isEmpty()) {
                 throw new IllegalArgumentException("[features] a feature must be a non-empty string");
@@ -72,7 +83,9 @@ public final class WeightsTable implements FeatureWeights {
             }
             w[i] = n.doubleValue();
             checkFactor("[features] factor of [" + SimHash.abbreviate(f[i]) + "]", w[i]);
+            b += utf8Length(f[i]) + FACTOR_BYTES;
         }
+        this.bytes = b;
         this.features = f;
         this.factors = w;
         int capacity = Integer.highestOneBit(Math.max(4, f.length * 2 + 1)) << 1;
@@ -88,6 +101,39 @@ public final class WeightsTable implements FeatureWeights {
         this.slots = s;
         this.source = source == null ? Map.of() : Map.copyOf(source);
         this.createdMillis = createdMillis;
+    }
+
+    /** The number of bytes of the string in UTF-8 (unpaired surrogates count as the 3 bytes of their replacement). */
+    public static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n += 1;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Refuses a new table over {@link #MAX_BYTES}. Checked when a table is made, not when one is read back from the cluster
+     * state, so that a lower limit never makes stored tables unreadable.
+     *
+     * @throws IllegalArgumentException naming {@code [features]} with the table's size and the limit
+     */
+    public void checkBytes() {
+        if (bytes > MAX_BYTES) {
+            throw new IllegalArgumentException("[features] table [" + name + "] holds " + bytes + " bytes (UTF-8 bytes of its " + features.length
+                + " features + " + FACTOR_BYTES + " per factor), a table holds at most " + MAX_BYTES + " bytes (tables live in the "
+                + "cluster state); keep fewer or shorter features (e.g. a lower [max_features] or a higher [min_df])");
+        }
     }
 
     private static void checkFactor(String what, double v) {
@@ -154,6 +200,11 @@ public final class WeightsTable implements FeatureWeights {
 
     public long createdMillis() {
         return createdMillis;
+    }
+
+    /** The table's size as limited: the UTF-8 bytes of its features plus {@value #FACTOR_BYTES} per factor. */
+    public long bytes() {
+        return bytes;
     }
 
     @Override

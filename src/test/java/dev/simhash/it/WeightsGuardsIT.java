@@ -9,8 +9,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Feature-weight tables on a secured node: a table's features (the vocabulary of the index it was computed from) go only to
- * users who may read that index or who have {@code manage}; the metadata stays visible to {@code monitor}.
+ * users who may read that index or who have {@code manage}; the metadata stays visible to {@code monitor}. Tables are bounded
+ * in bytes, one by one and all together.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WeightsGuardsIT {
@@ -62,6 +66,45 @@ class WeightsGuardsIT {
         if (cluster != null) {
             cluster.close();
         }
+    }
+
+    /** An upload of {@code count} distinct 1,000-character ASCII features: 1,008 bytes each as the limits count them. */
+    private static String longUpload(String prefix, int count) {
+        Map<String, Object> features = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            String head = prefix + i + "-";
+            features.put(head + "x".repeat(1_000 - head.length()), 0.5);
+        }
+        return toJson(Map.of("version", "v2", "features", features));
+    }
+
+    /**
+     * Tables are bounded in bytes, not only in features: 8,400 features of 1,000 characters (8.5 MB) are too many for one
+     * table, and three tables of 5,600 such features (5.6 MB each) too many for the cluster; each refusal a 400 naming
+     * {@code [features]} with the figures, and nothing stored.
+     */
+    @Test
+    void tablesAreBoundedInBytes() {
+        Rest.Answer big = admin.put("/_simhash/weights/too-big", longUpload("b", 8_400));
+        assertEquals(400, big.status(), big.toString());
+        assertTrue(big.body().contains("[features] holds more than 8388608 bytes (UTF-8 bytes of the features + 8 per factor)"),
+            big.toString());
+        assertEquals(404, admin.get("/_simhash/weights/too-big").status());
+
+        admin.ok("PUT", "/_simhash/weights/long-1", longUpload("p", 5_600));
+        admin.ok("PUT", "/_simhash/weights/long-2", longUpload("q", 5_600));
+        Rest.Answer third = admin.put("/_simhash/weights/long-3", longUpload("r", 5_600));
+        assertEquals(400, third.status(), third.toString());
+        Matcher m = Pattern.compile("\\[features\\] the cluster's feature-weight tables would hold (\\d+) bytes \\(UTF-8 bytes of their "
+            + "features \\+ 8 per factor\\), at most 16777216 are allowed").matcher(third.body());
+        assertTrue(m.find(), third.toString());
+        assertTrue(Long.parseLong(m.group(1)) >= 3L * 5_600 * 1_008, third.toString());
+        assertEquals(404, admin.get("/_simhash/weights/long-3").status());
+        // the limit is on what is stored: with one table less the third fits
+        admin.ok("DELETE", "/_simhash/weights/long-1", null);
+        admin.ok("PUT", "/_simhash/weights/long-3", longUpload("r", 5_600));
+        admin.ok("DELETE", "/_simhash/weights/long-2", null);
+        admin.ok("DELETE", "/_simhash/weights/long-3", null);
     }
 
     @Test

@@ -2,11 +2,15 @@ package dev.simhash.weights;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Document frequencies to IDF factors: counts per document, min_df, max_features, the default, bounded memory. */
 class DocumentFrequenciesTest {
@@ -44,6 +48,68 @@ class DocumentFrequenciesTest {
         assertEquals(1, df.distinctFeatures());
         assertEquals(2, df.df("a"));
         assertEquals(1, df.pruned());
+    }
+
+    /**
+     * The bound full of features seen twice, then a stream of features never seen before: pruning what was seen once frees
+     * nothing lasting, so a pruning at every document (a scan of the whole map each time) would follow; the prunings must
+     * stay a constant share of the features added (at least half the bound of new features between two).
+     */
+    @Test
+    void pruningIsAmortizedOnAStreamOfNewFeatures() {
+        int cap = 1_000;
+        DocumentFrequencies df = new DocumentFrequencies(cap);
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < cap; i += 2) {
+                df.addDocument(List.of("r" + i, "r" + (i + 1)));
+            }
+        }
+        assertEquals(0, df.pruned());
+        assertEquals(cap, df.distinctFeatures());
+        int docs = 50_000;
+        int perDoc = 3;
+        for (int d = 0; d < docs; d++) {
+            df.addDocument(List.of("n" + d + "a", "n" + d + "b", "n" + d + "c"));
+            assertTrue(df.distinctFeatures() <= cap + perDoc, "memory stays bounded");
+        }
+        long added = (long) docs * perDoc;
+        assertTrue(df.pruned() <= 2 * added / cap + 1, "prunings " + df.pruned() + " for " + added + " new features, bound " + cap);
+        assertTrue(df.pruned() > 0);
+    }
+
+    /**
+     * A usual stream (fifty words of decreasing frequency and five words of each document's own) prunes what was seen once
+     * and keeps the frequent words' exact counts: the table is the one exact counting gives.
+     */
+    @Test
+    void pruningKeepsTheFrequentFeaturesOfAUsualStream() {
+        int words = 50;
+        int docs = 3_000;
+        DocumentFrequencies df = new DocumentFrequencies(1_000);
+        Map<String, Integer> exact = new HashMap<>();
+        for (int d = 0; d < docs; d++) {
+            List<String> features = new ArrayList<>();
+            for (int j = 0; j < words; j++) {
+                if (d % (j + 1) == 0) {
+                    features.add("w" + j);
+                }
+            }
+            for (int u = 0; u < 5; u++) {
+                features.add("own" + d + "-" + u);
+            }
+            df.addDocument(features);
+            for (String f : features) {
+                exact.merge(f, 1, Integer::sum);
+            }
+        }
+        assertTrue(df.pruned() > 10, "the stream prunes: " + df.pruned());
+        Map<String, Double> expected = new LinkedHashMap<>();
+        exact.entrySet().stream().filter(e -> e.getValue() >= 2)
+            .sorted((a, b) -> a.getValue().equals(b.getValue()) ? a.getKey().compareTo(b.getKey()) : b.getValue() - a.getValue())
+            .forEach(e -> expected.put(e.getKey(), Math.log(1 + docs / (double) e.getValue())));
+        assertEquals(words, expected.size());
+        assertEquals(expected, df.idf(2, 100));
+        assertEquals(List.copyOf(expected.keySet()), List.copyOf(df.idf(2, 100).keySet()));
     }
 
     @Test

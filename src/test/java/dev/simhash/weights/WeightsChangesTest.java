@@ -138,6 +138,37 @@ public class WeightsChangesTest extends ESTestCase {
             ((WeightsMetadata) access.custom(o.state(), WeightsMetadata.TYPE)).totalFeatures());
     }
 
+    /** Long features: few of them fill a table's or the cluster's byte budget long before the feature-count limits. */
+    private static Map<String, Double> longFeatures(String prefix, int count, int length) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            String head = prefix + i + "-";
+            m.put(head + "x".repeat(length - head.length()), 1.0);
+        }
+        return m;
+    }
+
+    public void testTablesAreBoundedInBytesOneByOneAndTogether() throws Exception {
+        // 1,000 ASCII characters + 8 bytes per factor: 1,008 bytes a feature, whatever the feature count limits say
+        int perTable = (int) (WeightsTable.MAX_BYTES / 1_008);
+        WeightsTable tooBig = table("too-big", longFeatures("b", perTable + 1, 1_000));
+        assertEquals((perTable + 1) * 1_008L, tooBig.bytes());
+        int third = (int) (WeightsTable.MAX_TOTAL_BYTES / 3 / 1_008) + 1;
+        List<WeightsChanges.Change> batch = List.of(put(tooBig), put(table("t1", longFeatures("p", third, 1_000))),
+            put(table("t2", longFeatures("q", third, 1_000))), put(table("t3", longFeatures("r", third, 1_000))),
+            put(table("small", 1.0)));
+        Outcome o = run(CompatTestState.state(), batch);
+        assertStatus(o.results().get(0), RestStatus.BAD_REQUEST, "[features] table [too-big] holds " + (perTable + 1) * 1_008L
+            + " bytes (UTF-8 bytes of its " + (perTable + 1) + " features + 8 per factor), a table holds at most " + WeightsTable.MAX_BYTES
+            + " bytes");
+        assertNull(o.results().get(1));
+        assertNull(o.results().get(2));
+        assertStatus(o.results().get(3), RestStatus.BAD_REQUEST, "[features] the cluster's feature-weight tables would hold "
+            + 3L * third * 1_008 + " bytes (UTF-8 bytes of their features + 8 per factor), at most " + WeightsTable.MAX_TOTAL_BYTES);
+        assertNull("a small table still fits", o.results().get(4));
+        assertEquals(Set.of("t1", "t2", "small"), tables(o.state()).keySet());
+    }
+
     public void testDeletesInABatchSeeTheChangesBeforeThem() throws Exception {
         ClusterState state = withTables(CompatTestState.state(), table("a", 2.0), table("keep", 1.0));
         Outcome o = run(state, List.of(delete("a"), delete("a"), put(table("a", 5.0)), delete("missing"), delete("a"), put(table("c", 1.0))));

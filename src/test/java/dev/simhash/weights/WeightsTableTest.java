@@ -46,6 +46,31 @@ class WeightsTableTest {
     }
 
     @Test
+    void bytesAreTheFeaturesUtf8BytesPlusEightPerFactor() {
+        // "é" 2 bytes, "中" 3, "𝄞" (a surrogate pair) 4; "the fox" 7
+        WeightsTable t = table(Map.of("é", 1.0, "中文", 1.0, "𝄞", 1.0, "the fox", 1.0), 1);
+        assertEquals(2 + 6 + 4 + 7 + 4 * 8, t.bytes());
+        assertEquals(0, table(Map.of(), 1).bytes());
+        t.checkBytes();
+        // 3 bytes a character: a table under the feature limits and over the byte limit
+        Map<String, Double> wide = new HashMap<>();
+        int count = (int) (WeightsTable.MAX_BYTES / (3 * 900 + 8)) + 1;
+        for (int i = 0; i < count; i++) {
+            wide.put(i + "中".repeat(900), 1.0);
+        }
+        WeightsTable big = table(wide, 1);
+        long expected = 0;
+        for (String f : wide.keySet()) {
+            expected += f.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 8;
+        }
+        assertEquals(expected, big.bytes());
+        assertTrue(expected > WeightsTable.MAX_BYTES);
+        assertEquals("[features] table [t] holds " + expected + " bytes (UTF-8 bytes of its " + count + " features + 8 per factor), a table "
+            + "holds at most 8388608 bytes (tables live in the cluster state); keep fewer or shorter features (e.g. a lower "
+            + "[max_features] or a higher [min_df])", assertThrows(IllegalArgumentException.class, big::checkBytes).getMessage());
+    }
+
+    @Test
     void badFactorsNamesAndSizesAreRefusedNamingTheProblem() {
         assertEquals("[features] factor of [x] must be a finite number between 0 and 1000000, got [-1.0]",
             assertThrows(IllegalArgumentException.class, () -> table(Map.of("x", -1.0), 1)).getMessage());
