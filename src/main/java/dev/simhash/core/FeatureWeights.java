@@ -14,6 +14,14 @@ public interface FeatureWeights extends ToDoubleFunction<String> {
     /** The algorithm version whose features the table holds; a table is only used with that version. */
     FingerprintSpec.Version version();
 
+    /**
+     * What the table is, independent of its name (a digest of its weights), or null when it has none; a spec that records a
+     * digest ({@link FingerprintSpec#withWeightsDigest}) uses only a table with that digest.
+     */
+    default String digest() {
+        return null;
+    }
+
     /** Looks tables up by name. */
     @FunctionalInterface
     interface Tables {

@@ -25,6 +25,11 @@ public final class FingerprintSpec {
     public static final String MIN_FEATURES = "min_features";
     /** The name of a feature-weight table ({@code _simhash/weights}); absent: no table. */
     public static final String WEIGHTS = "weights";
+    /**
+     * Which table {@code weights} must be ({@link FeatureWeights#digest()}): recorded by a {@code simhash} field when it is
+     * created; not one of {@link #OPTIONS} (the table's name is the option, the digest pins it).
+     */
+    public static final String WEIGHTS_DIGEST = "weights_digest";
 
     /** Every option of a spec, in the order they are rendered. */
     public static final List<String> OPTIONS = List.of(VERSION, ANALYZER, SHINGLE_SIZE, WEIGHTING, MIN_FEATURES, WEIGHTS);
@@ -122,6 +127,8 @@ public final class FingerprintSpec {
     private final FingerprintOptions options;
     /** The feature-weight table's name, or null. */
     private final String weights;
+    /** The digest the table must have (recorded by a field when it was created), or null: any table of that name. */
+    private final String weightsDigest;
 
     public FingerprintSpec(Version version, String analyzer, FingerprintOptions options) {
         this(version, analyzer, options, null);
@@ -129,6 +136,14 @@ public final class FingerprintSpec {
 
     /** A spec whose features' weights are multiplied by the factors of the named table ({@code weights}; null for none). */
     public FingerprintSpec(Version version, String analyzer, FingerprintOptions options, String weights) {
+        this(version, analyzer, options, weights, null);
+    }
+
+    private FingerprintSpec(Version version, String analyzer, FingerprintOptions options, String weights, String weightsDigest) {
+        if (weightsDigest != null && weights == null) {
+            throw invalid(WEIGHTS_DIGEST, "applies only with [" + WEIGHTS + "]");
+        }
+        this.weightsDigest = weightsDigest;
         if (weights != null) {
             String reason = FeatureWeights.invalidNameReason(weights);
             if (reason != null) {
@@ -165,6 +180,26 @@ public final class FingerprintSpec {
     /** The name of the feature-weight table, or null when the spec has none. */
     public String weights() {
         return weights;
+    }
+
+    /** The digest the spec's table must have, or null when any table of its name will do. */
+    public String weightsDigest() {
+        return weightsDigest;
+    }
+
+    /**
+     * This spec using only the table with this digest ({@link FeatureWeights#digest()}; null: any table of the name): what
+     * a field records when it is created, so that a table deleted and made again with other weights under the same name is
+     * refused instead of silently changing what new fingerprints mean.
+     *
+     * @throws IllegalArgumentException naming {@code [weights_digest]} when it is not 32 lowercase hex digits or the spec has no table
+     */
+    public FingerprintSpec withWeightsDigest(String digest) {
+        if (digest != null && !digest.matches("[0-9a-f]{32}")) {
+            throw invalid(WEIGHTS_DIGEST, "must be the 32 lowercase hex digits of a table's digest, got [" + SimHash.abbreviate(digest)
+                + "]");
+        }
+        return Objects.equals(digest, weightsDigest) ? this : new FingerprintSpec(version, analyzer, options, weights, digest);
     }
 
     /**
@@ -416,6 +451,12 @@ public final class FingerprintSpec {
             throw invalid(WEIGHTS, "table [" + weights + "] holds " + table.version().algorithm() + " features, this fingerprint is "
                 + version.algorithm() + ": use a table computed for [" + version.optionName() + "]");
         }
+        if (weightsDigest != null && !weightsDigest.equals(table.digest())) {
+            throw invalid(WEIGHTS, "table [" + weights + "] is not the table this field was created with: the field recorded ["
+                + WEIGHTS_DIGEST + "] [" + weightsDigest + "], the table's digest is [" + table.digest() + "] (it was deleted and made "
+                + "again with other weights); fingerprints made with it would not match the stored ones. Put the original table back "
+                + "under this name, or copy the documents into a new field");
+        }
         return table;
     }
 
@@ -425,12 +466,13 @@ public final class FingerprintSpec {
             && version == other.version
             && analyzer.equals(other.analyzer)
             && options.equals(other.options)
-            && Objects.equals(weights, other.weights);
+            && Objects.equals(weights, other.weights)
+            && Objects.equals(weightsDigest, other.weightsDigest);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(version, analyzer, options, weights);
+        return Objects.hash(version, analyzer, options, weights, weightsDigest);
     }
 
     @Override

@@ -13,6 +13,7 @@ import org.elasticsearch.index.mapper.DocumentParserContext;
 import org.elasticsearch.index.mapper.FieldMapper;
 import org.elasticsearch.index.mapper.LuceneDocument;
 import org.elasticsearch.index.mapper.MapperBuilderContext;
+import org.elasticsearch.index.mapper.MapperService;
 import org.elasticsearch.index.mapper.TypeParsers;
 import org.elasticsearch.xcontent.XContentBuilder;
 import org.elasticsearch.xcontent.XContentParser;
@@ -100,6 +101,12 @@ public final class SimHashFieldMapper extends FieldMapper {
         private final Parameter<Object> minFeatures = specParam(FingerprintSpec.MIN_FEATURES,
             m -> m.specValue(FingerprintSpec.MIN_FEATURES));
         private final Parameter<Object> weights = specParam(FingerprintSpec.WEIGHTS, m -> m.specValue(FingerprintSpec.WEIGHTS));
+        // which table [weights] is: recorded when the field is created (see build); a field recorded without one (made before
+        // digests) may get one when its mapping is put again, never lose or change it
+        private final Parameter<String> weightsDigest = new Parameter<>(FingerprintSpec.WEIGHTS_DIGEST, false, () -> null,
+            (n, c, o) -> digestValue(o), m -> toType(m).weightsDigest(), (b, n, v) -> b.field(n, v), String::valueOf)
+            .setSerializerCheck((includeDefaults, isConfigured, v) -> v != null)
+            .setMergeValidator((previous, current, conflicts) -> previous == null || previous.equals(current));
         // as Parameter.metaParam(), but initialized from the user's meta: the field type's meta also carries the version
         private final Parameter<Map<String, String>> meta = new Parameter<>("meta", true, Map::of,
             (n, c, o) -> TypeParsers.parseMeta(n, o), m -> userMeta(toType(m).fieldType().meta()),
@@ -123,7 +130,7 @@ public final class SimHashFieldMapper extends FieldMapper {
 
         @Override
         protected Parameter<?>[] getParameters() {
-            return new Parameter<?>[] { input, version, analyzer, shingleSize, weighting, minFeatures, weights, meta };
+            return new Parameter<?>[] { input, version, analyzer, shingleSize, weighting, minFeatures, weights, weightsDigest, meta };
         }
 
         // overrides Builder#contentType() where it exists (9.5); a plain method on older lines
@@ -144,15 +151,24 @@ public final class SimHashFieldMapper extends FieldMapper {
                         given.put(p.name, p.getValue());
                     }
                 }
-                spec = FingerprintSpec.parse(given, FingerprintSpec.OPTIONS, FingerprintSpec.LATEST);
+                FingerprintSpec named = FingerprintSpec.parse(given, FingerprintSpec.OPTIONS, FingerprintSpec.LATEST);
+                // a mapping read back from the cluster state (a node starting, a restored snapshot) is not a new field
+                boolean recovery = context.getMergeReason() == MapperService.MergeReason.MAPPING_RECOVERY;
+                String digest = weightsDigest.getValue();
+                if (named.weights() != null && digest == null && !recovery && weightsRegistry != null && weightsRegistry.recovered()) {
+                    // a new field records which table it is made with, as it records its version
+                    digest = named.resolveWeights(weightsRegistry).digest();
+                }
+                spec = named.withWeightsDigest(digest);
                 fingerprinter = spec.fingerprinter(this::indexAnalyzer, "the index", weightsRegistry);
                 if (weightsRegistry == null || weightsRegistry.recovered()) {
                     // a missing table is refused when the mapping is put; mappings read while the node starts (before the
-                    // cluster state is recovered) look their table up when a document is indexed
-                    spec.resolveWeights(weightsRegistry);
+                    // cluster state is recovered) look their table up when a document is indexed. A recovered field whose
+                    // table is another one now is refused when it fingerprints: refusing here would fail the index
+                    (recovery ? named : spec).resolveWeights(weightsRegistry);
                 }
             } else {
-                for (Parameter<Object> p : List.of(analyzer, shingleSize, weighting, minFeatures, weights)) {
+                for (Parameter<?> p : List.of(analyzer, shingleSize, weighting, minFeatures, weights, weightsDigest)) {
                     if (p.isConfigured()) {
                         throw new IllegalArgumentException("[" + p.name + "] does not apply to a [" + CONTENT_TYPE + "] field with ["
                             + INPUT + "] = [fingerprint]: it takes ready-made fingerprints");
@@ -187,6 +203,20 @@ public final class SimHashFieldMapper extends FieldMapper {
     @Override
     public SimHashFieldType fieldType() {
         return (SimHashFieldType) super.fieldType();
+    }
+
+    /** The digest of the table the field was created with, or null (no table, or a field made before digests). */
+    private String weightsDigest() {
+        FingerprintSpec spec = fieldType().spec();
+        return spec == null ? null : spec.weightsDigest();
+    }
+
+    private static String digestValue(Object raw) {
+        if (raw instanceof String s) {
+            return s;
+        }
+        throw new IllegalArgumentException("[" + FingerprintSpec.WEIGHTS_DIGEST + "] must be a string, got ["
+            + SimHash.abbreviate(String.valueOf(raw)) + "]");
     }
 
     private Object specValue(String option) {

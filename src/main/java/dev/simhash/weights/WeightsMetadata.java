@@ -119,6 +119,7 @@ public final class WeightsMetadata extends CompatProjectCustom {
         b.field("version", t.version().optionName());
         b.field("default_weight", t.defaultWeight());
         b.field("feature_count", t.size());
+        b.field("digest", t.digest());
         b.field("created_millis", t.createdMillis());
         b.field("source", t.source());
         if (featureLimit > 0) {
@@ -182,6 +183,7 @@ public final class WeightsMetadata extends CompatProjectCustom {
                 case "version" -> version = parser.text();
                 case "default_weight" -> defaultWeight = parser.doubleValue();
                 case "created_millis" -> created = parser.longValue();
+                // "digest" is skipped below: it is computed from the table, never trusted from the stored form
                 case "source" -> source = parser.map();
                 case "features" -> {
                     while (parser.nextToken() == XContentParser.Token.FIELD_NAME) {

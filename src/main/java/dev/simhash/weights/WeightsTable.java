@@ -4,10 +4,17 @@ import dev.simhash.core.FeatureWeights;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * One named, immutable feature-weight table: a factor for each listed feature, {@code default_weight} for every other, the
@@ -45,6 +52,8 @@ public final class WeightsTable implements FeatureWeights {
     private final Map<String, Object> source;
     private final long createdMillis;
     private final long bytes;
+    /** Computed on first use: tables read with the cluster state are many, digests are asked for when fields are made. */
+    private volatile String digest;
 
     /**
      * @param factors     feature -> factor; each a finite number in [0, {@link #MAX_FACTOR}]
@@ -200,6 +209,50 @@ public final class WeightsTable implements FeatureWeights {
 
     public long createdMillis() {
         return createdMillis;
+    }
+
+    /**
+     * What the table is, independent of its name: the first {@value #DIGEST_BYTES} bytes of the SHA-256 of its version, its
+     * default weight and its sorted features with their factors, in lowercase hex. Equal digests, equal weights; a table
+     * deleted and made again with other weights under the same name has another digest. Recorded by the fields that use the
+     * table ({@code weights_digest}).
+     */
+    @Override
+    public String digest() {
+        String d = digest;
+        if (d == null) {
+            digest = d = computeDigest();
+        }
+        return d;
+    }
+
+    /** Bytes of the SHA-256 kept in {@link #digest()}: 128 bits, no accidental collision among a cluster's tables. */
+    static final int DIGEST_BYTES = 16;
+
+    private String computeDigest() {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+        // length-prefixed fields, so that no two different tables give the same bytes
+        ByteBuffer eight = ByteBuffer.allocate(Long.BYTES);
+        Consumer<byte[]> bytes = b -> {
+            sha.update(eight.clear().putLong(b.length).array());
+            sha.update(b);
+        };
+        LongConsumer number = v -> sha.update(eight.clear().putLong(v).array());
+        bytes.accept("simhash-weights".getBytes(StandardCharsets.UTF_8));
+        bytes.accept(version.optionName().getBytes(StandardCharsets.UTF_8));
+        // + 0.0 makes -0.0 (allowed as a factor) the same as 0.0
+        number.accept(Double.doubleToLongBits(defaultWeight + 0.0));
+        number.accept(features.length);
+        for (int i = 0; i < features.length; i++) {
+            bytes.accept(features[i].getBytes(StandardCharsets.UTF_8));
+            number.accept(Double.doubleToLongBits(factors[i] + 0.0));
+        }
+        return HexFormat.of().formatHex(sha.digest(), 0, DIGEST_BYTES);
     }
 
     /** The table's size as limited: the UTF-8 bytes of its features plus {@value #FACTOR_BYTES} per factor. */

@@ -17,6 +17,50 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The one parser of fingerprint options: defaults, values as they arrive from JSON and settings, errors naming the option. */
 class FingerprintSpecTest {
 
+    /** A table as the spec sees it: v2 features, all weights 1, the given digest. */
+    private static FeatureWeights tableWithDigest(String digest) {
+        return new FeatureWeights() {
+            @Override
+            public FingerprintSpec.Version version() {
+                return FingerprintSpec.Version.V2;
+            }
+
+            @Override
+            public String digest() {
+                return digest;
+            }
+
+            @Override
+            public double applyAsDouble(String feature) {
+                return 1;
+            }
+        };
+    }
+
+    @Test
+    void aRecordedDigestAcceptsOnlyTheTableWithThatDigest() {
+        String d1 = "0123456789abcdef0123456789abcdef";
+        String d2 = "fedcba9876543210fedcba9876543210";
+        FingerprintSpec named = FingerprintSpec.parse(Map.of("version", "v2", "weights", "t"));
+        FingerprintSpec pinned = named.withWeightsDigest(d1);
+        assertEquals(d1, pinned.weightsDigest());
+        assertFalse(pinned.equals(named), "the digest decides which weights the fingerprints have");
+        assertEquals(named.toMap(), pinned.toMap(), "not one of the rendered options");
+        FeatureWeights same = tableWithDigest(d1);
+        assertSame(same, pinned.resolveWeights(name -> same));
+        FeatureWeights other = tableWithDigest(d2);
+        assertSame(other, named.resolveWeights(name -> other), "without a digest any table of the name will do");
+        assertEquals("[weights] table [t] is not the table this field was created with: the field recorded [weights_digest] [" + d1
+                + "], the table's digest is [" + d2 + "] (it was deleted and made again with other weights); fingerprints made with it "
+                + "would not match the stored ones. Put the original table back under this name, or copy the documents into a new field",
+            assertThrows(IllegalArgumentException.class, () -> pinned.resolveWeights(name -> other)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> pinned.fingerprinter(null, "the node", name -> other).fingerprint("a b c"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> named.withWeightsDigest("XYZ")).getMessage()
+            .startsWith("[weights_digest] must be the 32 lowercase hex digits of a table's digest, got [XYZ]"));
+        assertEquals("[weights_digest] applies only with [weights]", assertThrows(IllegalArgumentException.class,
+            () -> FingerprintSpec.parse(Map.of("version", "v2")).withWeightsDigest(d1)).getMessage());
+    }
+
     @Test
     void absentOptionsTakeTheDefaultsOfSimhashV1() {
         FingerprintSpec spec = FingerprintSpec.parse(Map.of());

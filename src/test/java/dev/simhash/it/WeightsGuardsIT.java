@@ -53,6 +53,7 @@ class WeightsGuardsIT {
                 weights_manager:
                   cluster: ['manage']
                 """)
+            .setting("path.repo", "[\"" + RealNodes.workDir().resolve("weights-guards").resolve("repo") + "\"]")
             .user("monitor", PASSWORD, "monitor_only")
             .user("hr", PASSWORD, "hr_reader")
             .user("other", PASSWORD, "other_reader")
@@ -105,6 +106,72 @@ class WeightsGuardsIT {
         admin.ok("PUT", "/_simhash/weights/long-3", longUpload("r", 5_600));
         admin.ok("DELETE", "/_simhash/weights/long-2", null);
         admin.ok("DELETE", "/_simhash/weights/long-3", null);
+    }
+
+    private static String weightedMapping(String extra) {
+        return "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0}, \"mappings\": {\"properties\": {\"body\": "
+            + "{\"type\": \"text\", \"fields\": {\"simhash\": {\"type\": \"simhash\", \"version\": \"v2\", \"weights\": "
+            + "\"digest-t\"" + extra + "}}}}}}";
+    }
+
+    private static final String TEXT = "the central bank left its benchmark interest rate unchanged";
+
+    private void assertNotTheFieldsTable(Rest.Answer a) {
+        assertEquals(400, a.status(), a.toString());
+        assertTrue(a.body().contains("[weights] table [digest-t] is not the table this field was created with"), a.toString());
+    }
+
+    /**
+     * A field records the digest of its table when it is created; after a snapshot, the table deleted and another made
+     * under its name, the restored field refuses the other table (documents and text queries: 400 naming [weights]) rather
+     * than fingerprinting with other weights; a mapping naming a digest that is not the table's is refused; a field created
+     * now records the new table's digest and works.
+     */
+    @Test
+    void aFieldRefusesATableThatIsNotTheOneItWasCreatedWith() {
+        admin.ok("PUT", "/_simhash/weights/digest-t", "{\"version\": \"v2\", \"features\": {\"bank\": 0.1, \"rate\": 5}}");
+        String first = admin.ok("GET", "/_simhash/weights/digest-t", null).at("digest");
+        assertTrue(first != null && first.matches("[0-9a-f]{32}"), first);
+        admin.ok("PUT", "/digest-src", weightedMapping(""));
+        assertEquals(first, admin.ok("GET", "/digest-src/_mapping", null)
+            .at("digest-src.mappings.properties.body.fields.simhash.weights_digest"), "recorded when the field is created");
+        admin.ok("PUT", "/digest-src/_doc/1?refresh=true", toJson(Map.of("body", TEXT)));
+        String query = toJson(Map.of("query", Map.of("simhash", Map.of("field", "body.simhash", "text", TEXT, "max_distance", 0))));
+        assertEquals(1, ((Number) admin.ok("POST", "/digest-src/_search", query).at("hits.total.value")).intValue());
+        // the same mapping again is no change
+        admin.ok("PUT", "/digest-src/_mapping", "{\"properties\": {\"body\": {\"type\": \"text\", \"fields\": {\"simhash\": "
+            + "{\"type\": \"simhash\", \"version\": \"v2\", \"weights\": \"digest-t\"}}}}}");
+
+        admin.ok("PUT", "/_snapshot/guards", "{\"type\": \"fs\", \"settings\": {\"location\": \"guards\"}}");
+        Rest.Answer snap = admin.ok("PUT", "/_snapshot/guards/before?wait_for_completion=true", "{\"indices\": \"digest-src\"}");
+        assertEquals("SUCCESS", snap.at("snapshot.state"), snap.toString());
+        admin.ok("DELETE", "/digest-src", null);
+        admin.ok("DELETE", "/_simhash/weights/digest-t", null);
+        admin.ok("PUT", "/_simhash/weights/digest-t", "{\"version\": \"v2\", \"features\": {\"bank\": 5, \"rate\": 0.1}}");
+        String second = admin.ok("GET", "/_simhash/weights/digest-t", null).at("digest");
+        assertFalse(first.equals(second), "other weights, another digest");
+
+        Rest.Answer restore = admin.ok("POST", "/_snapshot/guards/before/_restore?wait_for_completion=true", "{\"indices\": \"digest-src\"}");
+        assertEquals(1, ((Number) restore.at("snapshot.shards.successful")).intValue(), restore.toString());
+        admin.ok("GET", "/_cluster/health/digest-src?wait_for_status=green&timeout=60s", null);
+        assertEquals(first, admin.ok("GET", "/digest-src/_mapping", null)
+            .at("digest-src.mappings.properties.body.fields.simhash.weights_digest"));
+        // the stored fingerprint is still found by its hash; nothing is fingerprinted with the other table
+        assertNotTheFieldsTable(admin.put("/digest-src/_doc/2?refresh=true", toJson(Map.of("body", TEXT))));
+        assertNotTheFieldsTable(admin.post("/digest-src/_search", query));
+        assertEquals(1, ((Number) admin.ok("POST", "/digest-src/_count", null).at("count")).intValue());
+
+        // a mapping naming a digest that is not the table's
+        assertNotTheFieldsTable(admin.put("/digest-stale", weightedMapping(", \"weights_digest\": \"" + first + "\"")));
+        // a field made now records the table it gets
+        admin.ok("PUT", "/digest-new", weightedMapping(""));
+        assertEquals(second, admin.ok("GET", "/digest-new/_mapping", null)
+            .at("digest-new.mappings.properties.body.fields.simhash.weights_digest"));
+        admin.ok("PUT", "/digest-new/_doc/1?refresh=true", toJson(Map.of("body", TEXT)));
+        assertEquals(1, ((Number) admin.ok("POST", "/digest-new/_search", query).at("hits.total.value")).intValue());
+
+        admin.ok("DELETE", "/digest-src,digest-new", null);
+        admin.ok("DELETE", "/_simhash/weights/digest-t", null);
     }
 
     @Test

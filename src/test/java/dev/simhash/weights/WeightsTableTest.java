@@ -45,6 +45,31 @@ class WeightsTableTest {
         assertEquals(9.0, t.applyAsDouble("w50000"));
     }
 
+    /**
+     * The digest identifies a table by its content: the name, source and creation time do not count, every weight does.
+     * Pinned for one table by an independent computation (Python's hashlib over the documented encoding: length-prefixed
+     * UTF-8 "simhash-weights" and version, the default weight's IEEE bits, the count, each sorted feature length-prefixed
+     * with its factor's bits, all big-endian; the first 16 bytes of the SHA-256 in hex).
+     */
+    @Test
+    void theDigestIsTheContentNotTheName() {
+        Map<String, Double> f = Map.of("the", 0.5, "fox", 3.0, "中文", 1.25);
+        WeightsTable t = table(f, 2.0);
+        assertEquals("3ce1a2a58f686b0fbe37283674a18a88", t.digest());
+        WeightsTable renamed = new WeightsTable("other-name", FingerprintSpec.Version.V2, new java.util.TreeMap<>(f), 2.0,
+            Map.of("type", "computed", "index", "x"), 12345);
+        assertEquals(t.digest(), renamed.digest());
+        Map<String, Double> changed = new HashMap<>(f);
+        changed.put("fox", 3.0000000001);
+        Map<String, Double> more = new HashMap<>(f);
+        more.put("dog", 1.0);
+        for (WeightsTable other : List.of(table(changed, 2.0), table(more, 2.0), table(f, 2.5),
+            new WeightsTable("t", FingerprintSpec.Version.V1, f, 2.0, Map.of(), 0), table(Map.of("the", 0.5, "fox", 3.0), 2.0))) {
+            assertTrue(!t.digest().equals(other.digest()), other.toString());
+        }
+        assertEquals(table(Map.of("a", 0.0), 1).digest(), table(Map.of("a", -0.0), 1).digest(), "0 and -0 weigh the same");
+    }
+
     @Test
     void bytesAreTheFeaturesUtf8BytesPlusEightPerFactor() {
         // "é" 2 bytes, "中" 3, "𝄞" (a surrogate pair) 4; "the fox" 7
