@@ -101,12 +101,22 @@ public final class SimHashFieldMapper extends FieldMapper {
         private final Parameter<Object> minFeatures = specParam(FingerprintSpec.MIN_FEATURES,
             m -> m.specValue(FingerprintSpec.MIN_FEATURES));
         private final Parameter<Object> weights = specParam(FingerprintSpec.WEIGHTS, m -> m.specValue(FingerprintSpec.WEIGHTS));
-        // which table [weights] is: recorded when the field is created (see build); a field recorded without one (made before
-        // digests) may get one when its mapping is put again, never lose or change it
+        // which table [weights] is: recorded when the field is created (see build). A mapping put again without it (it is
+        // the plugin's, users do not write it) keeps the recorded one; a field recorded without one (made before digests)
+        // may get one then; a recorded digest never changes
         private final Parameter<String> weightsDigest = new Parameter<>(FingerprintSpec.WEIGHTS_DIGEST, false, () -> null,
             (n, c, o) -> digestValue(o), m -> toType(m).weightsDigest(), (b, n, v) -> b.field(n, v), String::valueOf)
             .setSerializerCheck((includeDefaults, isConfigured, v) -> v != null)
-            .setMergeValidator((previous, current, conflicts) -> previous == null || previous.equals(current));
+            .setMergeValidator((previous, current, conflicts) -> {
+                if (current == null) {
+                    // the parameter takes the incoming null: the builder keeps the recorded digest for build
+                    keptDigest = previous;
+                    return true;
+                }
+                return previous == null || previous.equals(current);
+            });
+        /** The recorded digest when a merge gave none (see {@link #weightsDigest}). */
+        private String keptDigest;
         // as Parameter.metaParam(), but initialized from the user's meta: the field type's meta also carries the version
         private final Parameter<Map<String, String>> meta = new Parameter<>("meta", true, Map::of,
             (n, c, o) -> TypeParsers.parseMeta(n, o), m -> userMeta(toType(m).fieldType().meta()),
@@ -154,7 +164,7 @@ public final class SimHashFieldMapper extends FieldMapper {
                 FingerprintSpec named = FingerprintSpec.parse(given, FingerprintSpec.OPTIONS, FingerprintSpec.LATEST);
                 // a mapping read back from the cluster state (a node starting, a restored snapshot) is not a new field
                 boolean recovery = context.getMergeReason() == MapperService.MergeReason.MAPPING_RECOVERY;
-                String digest = weightsDigest.getValue();
+                String digest = weightsDigest.getValue() != null ? weightsDigest.getValue() : keptDigest;
                 if (named.weights() != null && digest == null && !recovery && weightsRegistry != null && weightsRegistry.recovered()) {
                     // a new field records which table it is made with, as it records its version
                     digest = named.resolveWeights(weightsRegistry).digest();

@@ -138,9 +138,12 @@ class WeightsGuardsIT {
         admin.ok("PUT", "/digest-src/_doc/1?refresh=true", toJson(Map.of("body", TEXT)));
         String query = toJson(Map.of("query", Map.of("simhash", Map.of("field", "body.simhash", "text", TEXT, "max_distance", 0))));
         assertEquals(1, ((Number) admin.ok("POST", "/digest-src/_search", query).at("hits.total.value")).intValue());
-        // the same mapping again is no change
-        admin.ok("PUT", "/digest-src/_mapping", "{\"properties\": {\"body\": {\"type\": \"text\", \"fields\": {\"simhash\": "
-            + "{\"type\": \"simhash\", \"version\": \"v2\", \"weights\": \"digest-t\"}}}}}");
+        // the same mapping again (without the digest, which users do not write) is no change
+        String sameMapping = "{\"properties\": {\"body\": {\"type\": \"text\", \"fields\": {\"simhash\": "
+            + "{\"type\": \"simhash\", \"version\": \"v2\", \"weights\": \"digest-t\"}}}}}";
+        admin.ok("PUT", "/digest-src/_mapping", sameMapping);
+        assertEquals(first, admin.ok("GET", "/digest-src/_mapping", null)
+            .at("digest-src.mappings.properties.body.fields.simhash.weights_digest"));
 
         admin.ok("PUT", "/_snapshot/guards", "{\"type\": \"fs\", \"settings\": {\"location\": \"guards\"}}");
         Rest.Answer snap = admin.ok("PUT", "/_snapshot/guards/before?wait_for_completion=true", "{\"indices\": \"digest-src\"}");
@@ -160,6 +163,10 @@ class WeightsGuardsIT {
         assertNotTheFieldsTable(admin.put("/digest-src/_doc/2?refresh=true", toJson(Map.of("body", TEXT))));
         assertNotTheFieldsTable(admin.post("/digest-src/_search", query));
         assertEquals(1, ((Number) admin.ok("POST", "/digest-src/_count", null).at("count")).intValue());
+        // nor is the field moved to the other table by putting its mapping again
+        assertNotTheFieldsTable(admin.put("/digest-src/_mapping", sameMapping));
+        assertEquals(first, admin.ok("GET", "/digest-src/_mapping", null)
+            .at("digest-src.mappings.properties.body.fields.simhash.weights_digest"));
 
         // a mapping naming a digest that is not the table's
         assertNotTheFieldsTable(admin.put("/digest-stale", weightedMapping(", \"weights_digest\": \"" + first + "\"")));
