@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 
 import static org.elasticsearch.action.ValidateActions.addValidationError;
 import static org.elasticsearch.xcontent.ObjectParser.ValueType.VALUE_OBJECT_ARRAY;
@@ -195,10 +196,13 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         return this;
     }
 
-    /** Without an explicit {@code max_distance}: takes the fingerprint field's default radius (its version's). */
-    void defaultMaxDistance(int defaultMaxDistance) {
+    /**
+     * Without an explicit {@code max_distance}: takes the fingerprint field's default radius (its version's). The default
+     * is only asked for then, because indices of mixed versions have none and an explicit radius must still work there.
+     */
+    void defaultMaxDistance(IntSupplier defaultMaxDistance) {
         if (!maxDistanceGiven) {
-            this.maxDistance = defaultMaxDistance;
+            this.maxDistance = defaultMaxDistance.getAsInt();
         }
     }
 

@@ -197,7 +197,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private void onFieldCaps(FieldCapabilitiesResponse caps) {
             task.ensureNotCancelled();
             fingerprints = FingerprintMappings.checkFingerprint(caps, request.field());
-            request.defaultMaxDistance(fingerprints.defaultMaxDistance());
+            request.defaultMaxDistance(fingerprints::defaultMaxDistance);
             hashPath = fingerprints.path();
             if (request.writeGroupId() != null) {
                 FingerprintMappings.checkGroupField(caps, request.writeGroupId());

@@ -75,7 +75,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
     private static void search(Client client, FoldRequest request, FoldParams given, Fingerprints fingerprints, long startNanos,
                                ActionListener<FoldResponse> listener) {
         // no max_distance: the field's version default (simhash-v2: 6, simhash-v1 and the object form: 3)
-        FoldParams fold = given.withDefaultMaxDistance(fingerprints.defaultMaxDistance());
+        FoldParams fold = given.withDefaultMaxDistance(fingerprints::defaultMaxDistance);
         SearchRequest search = request.search();
         String hashPath = fingerprints.path();
         boolean hashRequested = requested(search.source(), hashPath);

@@ -108,14 +108,19 @@ public class DuplicatesWireTest extends ESTestCase {
 
     public void testTheFieldsDefaultRadiusReplacesOnlyAnAbsentMaxDistance() throws IOException {
         DuplicatesRequest absent = parse("{\"field\": \"fp\"}");
-        absent.defaultMaxDistance(6);
+        absent.defaultMaxDistance(() -> 6);
         assertEquals(6, absent.maxDistance());
         DuplicatesRequest copy = copyWriteable(parse("{\"field\": \"fp\"}"), new NamedWriteableRegistry(search.getNamedWriteables()),
             DuplicatesRequest::new);
-        copy.defaultMaxDistance(6);
+        copy.defaultMaxDistance(() -> 6);
         assertEquals("still absent after the wire", 6, copy.maxDistance());
         DuplicatesRequest given = parse("{\"field\": \"fp\", \"max_distance\": 3}");
-        given.defaultMaxDistance(6);
+        given.defaultMaxDistance(() -> 6);
+        assertEquals(3, given.maxDistance());
+        // indices of mixed versions have no default: an explicit radius must not ask for one
+        given.defaultMaxDistance(() -> {
+            throw new IllegalArgumentException("[max_distance] is required");
+        });
         assertEquals(3, given.maxDistance());
     }
 
