@@ -117,8 +117,9 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         int end = (int) Math.min(reps.length, (long) request.from() + request.size());
         for (int p = request.from(); p < end; p++) {
             int rep = reps[p];
-            if (!hashRequested) {
-                // read for folding only: the hit shows the fields the body asked for
+            if (!hashRequested && hits[rep].field(fingerprints.path()) != null) {
+                // read for folding only: the hit shows the fields the body asked for. Only when present: a hit without
+                // fields (a document of an index that does not map the field) has an immutable empty map
                 hits[rep].removeDocumentField(fingerprints.path());
             }
             List<FoldResponse.Member> members = null;
