@@ -132,6 +132,9 @@ public final class NearDuplicateComponents {
             comparisons += linkers[t].comparisons;
         }
         // the bucket arrays and the other union-finds are done with: the peak that estimateBytes charges assumes so
+        for (Linker l : linkers) {
+            l.releaseBuckets();
+        }
         Arrays.fill(linkers, null);
         cancellationCheck.run();
         groupsProgress.accept(uf.groups);
@@ -411,8 +414,8 @@ public final class NearDuplicateComponents {
 
     /** Compares the nodes of one block table's buckets and links those within the radius. */
     private static final class Linker {
-        final int[] bucketNodes;
-        final long[] bucketHashes;
+        int[] bucketNodes;
+        long[] bucketHashes;
         final UnionFind uf;
         final int maxDistance;
         final Runnable cancellationCheck;
@@ -434,12 +437,19 @@ public final class NearDuplicateComponents {
             this.cancellationCheck = cancellationCheck;
         }
 
+        void releaseBuckets() {
+            bucketNodes = null;
+            bucketHashes = null;
+        }
+
         void withinBucket(int start, int end) {
+            long[] hashes = bucketHashes;
+            int[] nodes = bucketNodes;
             for (int k1 = start; k1 < end; k1++) {
-                long h = bucketHashes[k1];
+                long h = hashes[k1];
                 for (int k2 = k1 + 1; k2 < end; k2++) {
-                    if (Long.bitCount(h ^ bucketHashes[k2]) <= maxDistance) {
-                        uf.union(bucketNodes[k1], bucketNodes[k2]);
+                    if (Long.bitCount(h ^ hashes[k2]) <= maxDistance) {
+                        uf.union(nodes[k1], nodes[k2]);
                     }
                 }
                 counted(end - k1 - 1);
@@ -447,11 +457,13 @@ public final class NearDuplicateComponents {
         }
 
         void betweenBuckets(int start, int end, int otherStart, int otherEnd) {
+            long[] hashes = bucketHashes;
+            int[] nodes = bucketNodes;
             for (int k1 = start; k1 < end; k1++) {
-                long h = bucketHashes[k1];
+                long h = hashes[k1];
                 for (int k2 = otherStart; k2 < otherEnd; k2++) {
-                    if (Long.bitCount(h ^ bucketHashes[k2]) <= maxDistance) {
-                        uf.union(bucketNodes[k1], bucketNodes[k2]);
+                    if (Long.bitCount(h ^ hashes[k2]) <= maxDistance) {
+                        uf.union(nodes[k1], nodes[k2]);
                     }
                 }
                 counted(otherEnd - otherStart);
