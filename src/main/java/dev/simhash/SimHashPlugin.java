@@ -35,6 +35,7 @@ import dev.simhash.weights.WeightsStatus;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
+import org.elasticsearch.common.settings.Setting;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
@@ -73,6 +74,11 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
         CompatProjectCustom.Access access = CompatProjectCustom.Access.of(services);
         weights.start(services.clusterService(), access);
         return List.of(weights, access, new WeightsChanges(services.clusterService(), access));
+    }
+
+    @Override
+    public List<Setting<?>> getSettings() {
+        return List.of(TransportDuplicatesAction.KEEP_ALIVE_SETTING);
     }
 
     @Override

@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 
 import static org.elasticsearch.action.ValidateActions.addValidationError;
 import static org.elasticsearch.xcontent.ObjectParser.ValueType.VALUE_OBJECT_ARRAY;
@@ -70,6 +71,8 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     private int size = DEFAULT_SIZE;
     private int maxMembers = DEFAULT_MAX_MEMBERS;
     private String writeGroupId;
+    // true: write_group_id may replace values that are not group ids (user data) in the target documents
+    private boolean overwriteGroupId;
     private ReadMode readMode = ReadMode.SLICED;
     // local only (wait_for_completion=false): the task manager stores the result in the .tasks index
     private boolean shouldStoreResult;
@@ -91,6 +94,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         maxMembers = in.readVInt();
         writeGroupId = in.readOptionalString();
         readMode = in.readEnum(ReadMode.class);
+        overwriteGroupId = in.readBoolean();
     }
 
     @Override
@@ -107,6 +111,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         out.writeVInt(maxMembers);
         out.writeOptionalString(writeGroupId);
         out.writeEnum(readMode);
+        out.writeBoolean(overwriteGroupId);
     }
 
     /**
@@ -121,6 +126,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         Long size;
         Long maxMembers;
         String writeGroupId;
+        Boolean overwriteGroupId;
         String read;
     }
 
@@ -142,12 +148,14 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
             VALUE_OBJECT_ARRAY);
         PARSER.declareField((b, v) -> b.writeGroupId = v, (p, c) -> Params.string(p, "write_group_id"), new ParseField("write_group_id"),
             VALUE_OBJECT_ARRAY);
+        PARSER.declareField((b, v) -> b.overwriteGroupId = v, (p, c) -> Params.bool(p, "overwrite_group_id"),
+            new ParseField("overwrite_group_id"), VALUE_OBJECT_ARRAY);
         PARSER.declareField((b, v) -> b.read = v, (p, c) -> Params.string(p, "read"), new ParseField("read"), VALUE_OBJECT_ARRAY);
     }
 
     /**
      * Reads the JSON body: {@code field} (required), {@code max_distance}, {@code query}, {@code from}, {@code size},
-     * {@code max_members}, {@code write_group_id}, {@code read}.
+     * {@code max_members}, {@code write_group_id}, {@code overwrite_group_id}, {@code read}.
      *
      * @param parser the body, or null when the request has none
      * @throws org.elasticsearch.xcontent.XContentParseException for malformed JSON, an unknown field or a value of the wrong
@@ -180,6 +188,9 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         if (body.read != null) {
             request.readMode(ReadMode.parse(body.read));
         }
+        if (body.overwriteGroupId != null) {
+            request.overwriteGroupId(body.overwriteGroupId);
+        }
         // after [field], whatever the order of the keys: it must not lie inside the fingerprint object
         return request.writeGroupId(body.writeGroupId);
     }
@@ -195,10 +206,13 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         return this;
     }
 
-    /** Without an explicit {@code max_distance}: takes the fingerprint field's default radius (its version's). */
-    void defaultMaxDistance(int defaultMaxDistance) {
+    /**
+     * Without an explicit {@code max_distance}: takes the fingerprint field's default radius (its version's). The default
+     * is only asked for then, because indices of mixed versions have none and an explicit radius must still work there.
+     */
+    void defaultMaxDistance(IntSupplier defaultMaxDistance) {
         if (!maxDistanceGiven) {
-            this.maxDistance = defaultMaxDistance;
+            this.maxDistance = defaultMaxDistance.getAsInt();
         }
     }
 
@@ -236,6 +250,16 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         }
         this.writeGroupId = name;
         return this;
+    }
+
+    /** Whether {@code write_group_id} may replace values in the field that are not group ids (by default it refuses to). */
+    public DuplicatesRequest overwriteGroupId(boolean overwrite) {
+        this.overwriteGroupId = overwrite;
+        return this;
+    }
+
+    public boolean overwriteGroupId() {
+        return overwriteGroupId;
     }
 
     public DuplicatesRequest readMode(ReadMode readMode) {
@@ -315,6 +339,9 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         }
         if (writeGroupId != null && field != null && (writeGroupId.equals(field) || writeGroupId.startsWith(field + "."))) {
             e = addValidationError("[write_group_id] must not be inside the fingerprint object [" + field + "]", e);
+        }
+        if (overwriteGroupId && writeGroupId == null) {
+            e = addValidationError("[overwrite_group_id] only applies with [write_group_id]", e);
         }
         return e;
     }

@@ -22,9 +22,11 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
     private final DuplicateGroups.Page page;
     private final String groupIdField;
     private final long updated;
+    // the most heap the report charged to the request circuit breaker at once
+    private final long peakMemoryBytes;
 
     public DuplicatesResponse(String field, int maxDistance, long tookMillis, Phases phases, DuplicateGroups.Page page,
-                              String groupIdField, long updated) {
+                              String groupIdField, long updated, long peakMemoryBytes) {
         this.field = field;
         this.maxDistance = maxDistance;
         this.tookMillis = tookMillis;
@@ -32,6 +34,7 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         this.page = page;
         this.groupIdField = groupIdField;
         this.updated = updated;
+        this.peakMemoryBytes = peakMemoryBytes;
     }
 
     public DuplicatesResponse(StreamInput in) throws IOException {
@@ -47,6 +50,7 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         page = new DuplicateGroups.Page(totalDocs, groupsTotal, duplicatesTotal, groups);
         groupIdField = in.readOptionalString();
         updated = in.readVLong();
+        peakMemoryBytes = in.readVLong();
     }
 
     @Override
@@ -71,6 +75,7 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         });
         out.writeOptionalString(groupIdField);
         out.writeVLong(updated);
+        out.writeVLong(peakMemoryBytes);
     }
 
     public DuplicateGroups.Page page() {
@@ -96,6 +101,7 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         builder.field("total_docs", page.totalDocs());
         builder.field("groups_total", page.groupsTotal());
         builder.field("duplicates_total", page.duplicatesTotal());
+        builder.field("peak_memory_bytes", peakMemoryBytes);
         if (groupIdField != null) {
             builder.startObject("write_group_id");
             builder.field("field", groupIdField);

@@ -14,6 +14,7 @@ import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.search.SearchHit;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -136,6 +137,62 @@ final class FingerprintMappings {
                 throw new IllegalArgumentException("[write_group_id] field [" + name + "] must be mapped as [keyword] with doc values in "
                     + "every target index (collapse needs it), found [" + e.getKey() + "]" + where(fc, caps));
             }
+        }
+    }
+
+    /**
+     * Checks in one index's mapping that the group id field is one the report can write with a partial update: a
+     * {@code keyword} field of the mapping whose parents are objects, not a multi-field of another field (its values
+     * come from the parent), not inside a {@code nested} field, not a field alias and not a runtime field (neither
+     * holds values of its own). A field this index does not map is left to {@link #checkGroupField}.
+     *
+     * @param mapping the index's mapping source (its {@code properties} and {@code runtime} at the top)
+     * @throws IllegalArgumentException naming {@code [write_group_id]}
+     */
+    static void checkGroupTarget(String index, Map<String, Object> mapping, String name) {
+        if (mapping.get("runtime") instanceof Map<?, ?> runtime && runtime.containsKey(name)) {
+            throw new IllegalArgumentException("[write_group_id] field [" + name + "] is a runtime field in index [" + index
+                + "], which holds no values to write: name a [keyword] field of the mapping");
+        }
+        String[] parts = name.split("\\.");
+        Object properties = mapping.get("properties");
+        for (int i = 0; i < parts.length; i++) {
+            if (!(properties instanceof Map<?, ?> props)) {
+                return;
+            }
+            // an object with [subobjects: false] holds the rest of the path as one key
+            String rest = String.join(".", Arrays.asList(parts).subList(i, parts.length));
+            if (i < parts.length - 1 && props.get(rest) instanceof Map<?, ?> dotted) {
+                checkGroupLeaf(index, name, dotted);
+                return;
+            }
+            if (!(props.get(parts[i]) instanceof Map<?, ?> node)) {
+                return;
+            }
+            if (i == parts.length - 1) {
+                checkGroupLeaf(index, name, node);
+                return;
+            }
+            Object type = node.get("type");
+            if (type != null && !"object".equals(type)) {
+                String parent = String.join(".", Arrays.asList(parts).subList(0, i + 1));
+                throw new IllegalArgumentException("[write_group_id] field [" + name + "] is inside the [" + type + "] field [" + parent
+                    + "] in index [" + index + "] (" + ("nested".equals(type) ? "a nested field" : "a multi-field, whose values come "
+                    + "from [" + parent + "]") + "): name a top-level [keyword] field of the mapping");
+            }
+            properties = node.get("properties");
+        }
+    }
+
+    private static void checkGroupLeaf(String index, String name, Map<?, ?> field) {
+        Object type = field.get("type");
+        if ("alias".equals(type)) {
+            throw new IllegalArgumentException("[write_group_id] field [" + name + "] is a field alias of [" + field.get("path")
+                + "] in index [" + index + "]: name the [keyword] field itself");
+        }
+        if (!"keyword".equals(type)) {
+            throw new IllegalArgumentException("[write_group_id] field [" + name + "] must be mapped as [keyword], found [" + type
+                + "] in index [" + index + "]");
         }
     }
 

@@ -23,6 +23,7 @@ public final class FingerprintTable {
     private long[] hashes = new long[1024];
     private int[] indexOrds = new int[1024];
     private int size;
+    private long routingBytes;
 
     // the page being filled
     private byte[] pageBytes = new byte[PAGE_DOCS * 16];
@@ -52,6 +53,8 @@ public final class FingerprintTable {
                 pageRoutings = new String[PAGE_DOCS];
             }
             pageRoutings[inPage] = routing;
+            // one String per routing value: its object, its array's header, and its bytes (compact strings)
+            routingBytes += 40 + routing.length();
         }
         size++;
         if (size % PAGE_DOCS == 0) {
@@ -127,7 +130,8 @@ public final class FingerprintTable {
     /** Approximate heap held by the table, for the report's memory accounting. */
     public long ramBytesUsed() {
         long bytes = (long) hashes.length * Long.BYTES + (long) indexOrds.length * Integer.BYTES
-            + pageBytes.length + (long) pageEnds.length * Integer.BYTES;
+            + pageBytes.length + (long) pageEnds.length * Integer.BYTES + routingBytes
+            + (pageRoutings == null ? 0 : (long) pageRoutings.length * 8);
         for (int p = 0; p < idPages.size(); p++) {
             bytes += idPages.get(p).length + 16 + (long) idEndPages.get(p).length * Integer.BYTES + 16;
             String[] routings = routingPages.get(p);

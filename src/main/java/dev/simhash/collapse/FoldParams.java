@@ -9,6 +9,7 @@ import org.elasticsearch.common.io.stream.Writeable;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 
 /**
  * The fold parameters, validated: the fingerprint field, the fold radius, the window of hits folded and the members
@@ -37,9 +38,12 @@ record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, int w
         return new FoldParams(field, maxDistance, maxDistanceValue != null, window, windowValue != null, members);
     }
 
-    /** These parameters with the field's default radius unless {@code max_distance} was given. */
-    FoldParams withDefaultMaxDistance(int defaultMaxDistance) {
-        return maxDistanceGiven ? this : new FoldParams(field, defaultMaxDistance, false, window, windowGiven, members);
+    /**
+     * These parameters with the field's default radius unless {@code max_distance} was given; the default is only asked
+     * for when needed, because indices of mixed versions have none (an explicit radius must still work there).
+     */
+    FoldParams withDefaultMaxDistance(IntSupplier defaultMaxDistance) {
+        return maxDistanceGiven ? this : new FoldParams(field, defaultMaxDistance.getAsInt(), false, window, windowGiven, members);
     }
 
     static FoldParams readFrom(StreamInput in) throws IOException {

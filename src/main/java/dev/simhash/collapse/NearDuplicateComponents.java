@@ -3,12 +3,13 @@ package dev.simhash.collapse;
 import dev.simhash.core.BlockProbes;
 import dev.simhash.core.SimHash;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -102,8 +103,9 @@ public final class NearDuplicateComponents {
         // among p threads, each with its own union-find, merged at the end: the components do not depend on the split
         int threads = executor == null ? 1 : Math.max(1, Math.min(parallelism, SimHash.BLOCKS));
         Linker[] linkers = new Linker[threads];
+        AtomicBoolean aborted = new AtomicBoolean();
         for (int t = 0; t < threads; t++) {
-            linkers[t] = new Linker(m, maxDistance, cancellationCheck, checkEvery);
+            linkers[t] = new Linker(m, maxDistance, cancellationCheck, checkEvery, aborted);
         }
         Linker linker = linkers[0];
         // documents per node, for the running count of groups (a node of identical fingerprints is already a group)
@@ -116,25 +118,7 @@ public final class NearDuplicateComponents {
         linker.progress = () -> groupsProgress.accept(linker.uf.groups);
         groupsProgress.accept(linker.uf.groups);
         int[] masks = BlockProbes.within(0, BlockProbes.perBlockRadius(maxDistance));
-        List<CompletableFuture<Void>> others = new ArrayList<>();
-        for (int t = 1; t < threads; t++) {
-            int thread = t;
-            others.add(CompletableFuture.runAsync(() -> linkBlocks(linkers[thread], thread, threads, nodes, masks), executor));
-        }
-        try {
-            linkBlocks(linker, 0, threads, nodes, masks);
-        } finally {
-            for (CompletableFuture<Void> f : others) {
-                try {
-                    f.join();
-                } catch (CompletionException e) {
-                    if (e.getCause() instanceof RuntimeException re) {
-                        throw re;
-                    }
-                    throw e;
-                }
-            }
-        }
+        new Parts(threads, part -> linkBlocks(linkers[part], part, threads, nodes, masks), linkers).run(executor);
         UnionFind uf = linker.uf;
         long comparisons = linker.comparisons;
         for (int t = 1; t < threads; t++) {
@@ -147,6 +131,11 @@ public final class NearDuplicateComponents {
             }
             comparisons += linkers[t].comparisons;
         }
+        // the bucket arrays and the other union-finds are done with: the peak that estimateBytes charges assumes so
+        for (Linker l : linkers) {
+            l.releaseBuckets();
+        }
+        Arrays.fill(linkers, null);
         cancellationCheck.run();
         groupsProgress.accept(uf.groups);
 
@@ -173,6 +162,29 @@ public final class NearDuplicateComponents {
             size[c]++;
         }
         return new NearDuplicateComponents(componentOf, size, minHash, comparisons);
+    }
+
+    /**
+     * Heap that {@link #find} holds at its peak for {@code n} fingerprints grouped in {@code parallelism} threads, on top of
+     * the fingerprints themselves: an upper bound (every fingerprint distinct), charged to a circuit breaker before
+     * grouping. The phases: sorting (the sorted copy, the order and their radix buffers: 24 bytes per document); linking
+     * (node numbers 4, distinct fingerprints 8, documents per node 4, and per thread the bucket arrays and a union-find,
+     * 20); numbering the components (node numbers, fingerprints, one union-find, documents per node, and the component
+     * arrays: 52).
+     */
+    public static long estimateBytes(int n, int parallelism) {
+        int threads = Math.max(1, Math.min(parallelism, SimHash.BLOCKS));
+        long sorting = 24L * n;
+        long linking = 16L * n + 20L * threads * n + (long) threads * (BUCKETS + 1) * Integer.BYTES * 2;
+        long numbering = 52L * n;
+        return Math.max(sorting, Math.max(linking, numbering)) + RADIX_COUNTS_BYTES;
+    }
+
+    private static final long RADIX_COUNTS_BYTES = (BUCKETS + 1L) * Integer.BYTES;
+
+    /** Heap the result keeps: a component number per document, a size and a smallest fingerprint per component. */
+    public long ramBytesUsed() {
+        return (long) componentOf.length * Integer.BYTES + (long) componentSize.length * (Integer.BYTES + Long.BYTES) + 64;
     }
 
     /** Links the nodes of block tables {@code first, first + step, ...} with {@code linker}. */
@@ -277,10 +289,133 @@ public final class NearDuplicateComponents {
         return comparisons;
     }
 
+    /**
+     * Runs parts {@code 0 .. n-1} of the linking: part 0 in the caller's thread, the others offered to the executor. A
+     * part is run by whichever thread claims it first, and once the caller is done with its own part it claims and runs
+     * every part no pool thread has started, so it only ever waits for parts that are already running: no deadlock when
+     * the executor is saturated or is the caller's own pool. The first failure stops the other parts; a cancellation
+     * (thrown by the cancellation check) is what the caller sees, whichever part saw it and whatever failed besides.
+     */
+    private static final class Parts {
+        private final int n;
+        private final IntConsumer work;
+        private final Linker[] linkers;
+        private final AtomicBoolean[] claimed;
+        private final AtomicReferenceArray<Throwable> failures;
+        private final CountDownLatch done;
+
+        Parts(int n, IntConsumer work, Linker[] linkers) {
+            this.n = n;
+            this.work = work;
+            this.linkers = linkers;
+            this.claimed = new AtomicBoolean[n];
+            for (int i = 0; i < n; i++) {
+                claimed[i] = new AtomicBoolean();
+            }
+            this.failures = new AtomicReferenceArray<>(n);
+            this.done = new CountDownLatch(n);
+        }
+
+        void run(Executor executor) {
+            for (int part = 1; part < n; part++) {
+                int p = part;
+                try {
+                    executor.execute(() -> runIfUnclaimed(p));
+                } catch (RejectedExecutionException e) {
+                    // the caller runs it below
+                }
+            }
+            for (int part = 0; part < n; part++) {
+                runIfUnclaimed(part);
+            }
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    // only parts that pool threads are running are left: they end soon, at once after an abort
+                    done.await();
+                    break;
+                } catch (InterruptedException e) {
+                    // not a reason to return a result of missing parts: finish waiting, keep the interrupt for the caller
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            rethrow();
+        }
+
+        private void runIfUnclaimed(int part) {
+            if (!claimed[part].compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                if (!linkers[part].aborted.get()) {
+                    work.accept(part);
+                }
+            } catch (Throwable t) {
+                failures.set(part, t);
+                abort();
+            } finally {
+                done.countDown();
+            }
+        }
+
+        private void abort() {
+            // the linkers share one flag
+            linkers[0].aborted.set(true);
+        }
+
+        private void rethrow() {
+            Throwable first = null;
+            for (int i = 0; i < n; i++) {
+                Throwable t = failures.get(i);
+                if (t instanceof Cancelled) {
+                    first = t;
+                    break;
+                }
+                if (first == null && t != null && !(t instanceof Aborted)) {
+                    first = t;
+                }
+            }
+            if (first == null) {
+                return;
+            }
+            Throwable primary = first instanceof Cancelled c ? c.getCause() : first;
+            for (int i = 0; i < n; i++) {
+                Throwable t = failures.get(i);
+                if (t != null && t != first && !(t instanceof Aborted)) {
+                    primary.addSuppressed(t instanceof Cancelled c ? c.getCause() : t);
+                }
+            }
+            if (primary instanceof RuntimeException re) {
+                throw re;
+            }
+            if (primary instanceof Error e) {
+                throw e;
+            }
+            throw new IllegalStateException(primary);
+        }
+    }
+
+    /** What the cancellation check threw, in a part: carried so that it wins over every other failure. */
+    private static final class Cancelled extends RuntimeException {
+        Cancelled(RuntimeException cause) {
+            super(cause.getMessage(), cause, false, false);
+        }
+    }
+
+    /** A part stopped because another one failed: never reported itself. */
+    private static final class Aborted extends RuntimeException {
+        Aborted() {
+            super("aborted", null, false, false);
+        }
+    }
+
     /** Compares the nodes of one block table's buckets and links those within the radius. */
     private static final class Linker {
-        final int[] bucketNodes;
-        final long[] bucketHashes;
+        int[] bucketNodes;
+        long[] bucketHashes;
         final UnionFind uf;
         final int maxDistance;
         final Runnable cancellationCheck;
@@ -288,8 +423,11 @@ public final class NearDuplicateComponents {
         final long checkEvery;
         long nextCheck;
         Runnable progress = () -> {};
+        // shared by all linkers of one grouping: set when a part fails, so the others stop at their next check
+        final AtomicBoolean aborted;
 
-        Linker(int nodes, int maxDistance, Runnable cancellationCheck, long checkEvery) {
+        Linker(int nodes, int maxDistance, Runnable cancellationCheck, long checkEvery, AtomicBoolean aborted) {
+            this.aborted = aborted;
             this.checkEvery = checkEvery;
             this.nextCheck = checkEvery;
             this.bucketNodes = new int[nodes];
@@ -299,12 +437,19 @@ public final class NearDuplicateComponents {
             this.cancellationCheck = cancellationCheck;
         }
 
+        void releaseBuckets() {
+            bucketNodes = null;
+            bucketHashes = null;
+        }
+
         void withinBucket(int start, int end) {
+            long[] hashes = bucketHashes;
+            int[] nodes = bucketNodes;
             for (int k1 = start; k1 < end; k1++) {
-                long h = bucketHashes[k1];
+                long h = hashes[k1];
                 for (int k2 = k1 + 1; k2 < end; k2++) {
-                    if (Long.bitCount(h ^ bucketHashes[k2]) <= maxDistance) {
-                        uf.union(bucketNodes[k1], bucketNodes[k2]);
+                    if (Long.bitCount(h ^ hashes[k2]) <= maxDistance) {
+                        uf.union(nodes[k1], nodes[k2]);
                     }
                 }
                 counted(end - k1 - 1);
@@ -312,11 +457,13 @@ public final class NearDuplicateComponents {
         }
 
         void betweenBuckets(int start, int end, int otherStart, int otherEnd) {
+            long[] hashes = bucketHashes;
+            int[] nodes = bucketNodes;
             for (int k1 = start; k1 < end; k1++) {
-                long h = bucketHashes[k1];
+                long h = hashes[k1];
                 for (int k2 = otherStart; k2 < otherEnd; k2++) {
-                    if (Long.bitCount(h ^ bucketHashes[k2]) <= maxDistance) {
-                        uf.union(bucketNodes[k1], bucketNodes[k2]);
+                    if (Long.bitCount(h ^ hashes[k2]) <= maxDistance) {
+                        uf.union(nodes[k1], nodes[k2]);
                     }
                 }
                 counted(otherEnd - otherStart);
@@ -327,7 +474,14 @@ public final class NearDuplicateComponents {
             comparisons += pairs;
             // by work done, not by bucket: one crowded bucket (e.g. many fingerprints sharing a block) can be most of the work
             if (comparisons >= nextCheck) {
-                cancellationCheck.run();
+                try {
+                    cancellationCheck.run();
+                } catch (RuntimeException e) {
+                    throw new Cancelled(e);
+                }
+                if (aborted.get()) {
+                    throw new Aborted();
+                }
                 progress.run();
                 nextCheck = comparisons + checkEvery;
             }

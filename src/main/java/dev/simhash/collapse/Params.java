@@ -85,4 +85,17 @@ final class Params {
         }
         throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + token + "]");
     }
+
+    /** A body value that must be a boolean: a JSON boolean or the string {@code "true"} or {@code "false"}. */
+    static boolean bool(XContentParser parser, String name) throws IOException {
+        XContentParser.Token token = parser.currentToken();
+        if (token == XContentParser.Token.VALUE_BOOLEAN) {
+            return parser.booleanValue();
+        }
+        if (token == XContentParser.Token.VALUE_STRING && ("true".equals(parser.text()) || "false".equals(parser.text()))) {
+            return Boolean.parseBoolean(parser.text());
+        }
+        throw new IllegalArgumentException("[" + name + "] must be [true] or [false], got [" + (token == XContentParser.Token.VALUE_STRING
+            ? SimHash.abbreviate(parser.text()) : token) + "]");
+    }
 }

@@ -4,6 +4,8 @@ import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.SimHash;
 
+import org.elasticsearch.ElasticsearchStatusException;
+import org.elasticsearch.ExceptionsHelper;
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.DocWriteResponse;
 import org.elasticsearch.action.bulk.BulkItemResponse;
@@ -29,7 +31,10 @@ import org.elasticsearch.client.internal.ParentTaskAssigningClient;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.metadata.IndexMetadata;
 import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.breaker.CircuitBreaker;
 import org.elasticsearch.common.bytes.BytesReference;
+import org.elasticsearch.common.settings.Setting;
+import org.elasticsearch.common.UUIDs;
 import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.core.CheckedConsumer;
@@ -37,7 +42,9 @@ import org.elasticsearch.core.TimeValue;
 import org.elasticsearch.index.IndexSettings;
 import org.elasticsearch.index.query.BoolQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilders;
+import org.elasticsearch.indices.breaker.CircuitBreakerService;
 import org.elasticsearch.injection.guice.Inject;
+import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.PointInTimeBuilder;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
@@ -45,6 +52,7 @@ import org.elasticsearch.search.sort.SortBuilders;
 import org.elasticsearch.search.fetch.StoredFieldsContext;
 import org.elasticsearch.search.slice.SliceBuilder;
 import org.elasticsearch.tasks.Task;
+import org.elasticsearch.threadpool.Scheduler;
 import org.elasticsearch.threadpool.ThreadPool;
 import org.elasticsearch.transport.TransportService;
 
@@ -52,6 +60,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,27 +79,39 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
     static final int PAGE_SIZE = 10_000;
     /** Updates per bulk request when writing group ids. */
     static final int BULK_SIZE = 1_000;
-    /** Keep-alive of the point in time between two pages (renewed by every page). */
-    static final TimeValue KEEP_ALIVE = TimeValue.timeValueMinutes(1);
+    /**
+     * Keep-alive of the report's point in time: renewed by every page read, and while grouping runs (which can take many
+     * minutes) by a cheap search on it every half keep-alive, so the member fetch after grouping still finds it.
+     */
+    public static final Setting<TimeValue> KEEP_ALIVE_SETTING = Setting.timeSetting("simhash.duplicates.keep_alive",
+        TimeValue.timeValueMinutes(1), TimeValue.timeValueSeconds(1), Setting.Property.NodeScope, Setting.Property.Dynamic);
     /** Fingerprints per terms query when fetching the members of the listed groups. */
     static final int MEMBER_TERMS = 4_096;
     /** Upper bound of parallel slices, whatever the size of the search thread pool. */
     static final int MAX_SLICES = 16;
     private static final String ROUTING = "_routing";
+    /** The values this report writes as group ids: a fingerprint as 16 lowercase hex digits. */
+    static final String GROUP_ID_PATTERN = "[0-9a-f]{16}";
 
     private final NodeClient client;
     private final ClusterService clusterService;
     private final ThreadPool threadPool;
     private final CompatIndices indices;
+    private final CircuitBreakerService breakers;
+    private volatile TimeValue keepAlive;
 
     @Inject
     public TransportDuplicatesAction(TransportService transportService, ActionFilters actionFilters, NodeClient client,
-                                     ClusterService clusterService, ThreadPool threadPool, CompatIndices indices) {
+                                     ClusterService clusterService, ThreadPool threadPool, CompatIndices indices,
+                                     CircuitBreakerService breakers) {
         super(DuplicatesAction.NAME, transportService, actionFilters, DuplicatesRequest::new, threadPool.generic());
         this.client = client;
         this.clusterService = clusterService;
         this.threadPool = threadPool;
         this.indices = indices;
+        this.breakers = breakers;
+        this.keepAlive = KEEP_ALIVE_SETTING.get(clusterService.getSettings());
+        clusterService.getClusterSettings().addSettingsUpdateConsumer(KEEP_ALIVE_SETTING, v -> keepAlive = v);
     }
 
     @Override
@@ -104,6 +125,11 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             return 1;
         }
         return Math.max(1, Math.min(MAX_SLICES, threadPool.info(ThreadPool.Names.SEARCH).getMax()));
+    }
+
+    /** Heap charged per member listed in the response: the member, its id string and the list's slot. */
+    static long memberBytes(String id) {
+        return 64 + id.length();
     }
 
     /** A growable array of longs. */
@@ -145,10 +171,20 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private final AtomicInteger slicesCounted = new AtomicInteger();
         private final AtomicLong docsTotal = new AtomicLong();
         private final AtomicBoolean finished = new AtomicBoolean();
+        // every array proportional to the documents or the request, charged to the request circuit breaker
+        private final ReportMemory memory;
+        private long tableCharged;
+        private final long[] sliceCharged;
         // the group id each document already has (written by an earlier run), so unchanged documents are not rewritten
         private long[] currentGroup;
         private BitSet hasCurrentGroup;
+        // documents whose group id the write phase changes (-1: not writing yet), and how many it changed so far
+        private volatile long docsToUpdate = -1;
+        private volatile long docsUpdated;
         private volatile BytesReference pitId;
+        private final TimeValue keepAlive = TransportDuplicatesAction.this.keepAlive;
+        // renews the point in time while no page search does (grouping); cancelled when the point in time is closed
+        private Scheduler.Cancellable renewal;
         // page size and terms per query within every target index's limits
         private int pageSize = PAGE_SIZE;
         private int memberTerms = MEMBER_TERMS;
@@ -161,6 +197,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             this.slices = slices(request);
             this.slicesRunning = new AtomicInteger(slices);
             this.idsWhileReading = request.writeGroupId() != null || request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL;
+            this.memory = new ReportMemory(breakers.getBreaker(CircuitBreaker.REQUEST));
+            this.sliceCharged = new long[slices];
             if (idsWhileReading) {
                 table = new FingerprintTable();
                 sliceHashes = null;
@@ -197,7 +235,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private void onFieldCaps(FieldCapabilitiesResponse caps) {
             task.ensureNotCancelled();
             fingerprints = FingerprintMappings.checkFingerprint(caps, request.field());
-            request.defaultMaxDistance(fingerprints.defaultMaxDistance());
+            request.defaultMaxDistance(fingerprints::defaultMaxDistance);
             hashPath = fingerprints.path();
             if (request.writeGroupId() != null) {
                 FingerprintMappings.checkGroupField(caps, request.writeGroupId());
@@ -207,10 +245,76 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 if (metadata != null) {
                     pageSize = Math.min(pageSize, IndexSettings.MAX_RESULT_WINDOW_SETTING.get(metadata.getSettings()));
                     memberTerms = Math.min(memberTerms, IndexSettings.MAX_TERMS_COUNT_SETTING.get(metadata.getSettings()));
+                    if (request.writeGroupId() != null && metadata.mapping() != null) {
+                        FingerprintMappings.checkGroupTarget(index, metadata.mapping().sourceAsMap(), request.writeGroupId());
+                    }
                 }
             }
+            if (request.writeGroupId() == null) {
+                openPit();
+            } else {
+                // everything that can refuse the write is checked before anything is read, let alone written
+                checkWritable(caps.getIndices());
+            }
+        }
+
+        /**
+         * Checks that the caller may write to every target index, without writing: a bulk of one partial update per index
+         * to a document that does not exist (a random id, no upsert). Allowed, each answers 404 and changes nothing;
+         * forbidden, 403, which fails the report before the write phase (group ids come from the fingerprints of every
+         * target index, so writing some indices but not others would be wrong either way).
+         */
+        private void checkWritable(String[] concrete) {
+            if (concrete.length == 0) {
+                checkForeignValues();
+                return;
+            }
+            String probe = "simhash-write-check-" + UUIDs.randomBase64UUID();
+            BulkRequest bulk = new BulkRequest();
+            for (String index : concrete) {
+                // with a routing, so that an index whose mapping requires one answers like any other
+                bulk.add(new UpdateRequest(index, probe).routing(probe).doc(Map.of()));
+            }
+            client.execute(TransportBulkAction.TYPE, bulk, step((BulkResponse r) -> {
+                task.ensureNotCancelled();
+                for (BulkItemResponse item : r.getItems()) {
+                    if (item.isFailed() && item.getFailure().getStatus() != RestStatus.NOT_FOUND) {
+                        throw item.getFailure().getCause();
+                    }
+                }
+                checkForeignValues();
+            }));
+        }
+
+        /**
+         * Counts the documents the report would write whose group id field holds a value that is not a group id (16
+         * lowercase hex digits): user data, which the report refuses to overwrite unless {@code overwrite_group_id} is set.
+         */
+        private void checkForeignValues() {
+            if (request.overwriteGroupId()) {
+                openPit();
+                return;
+            }
+            String name = request.writeGroupId();
+            BoolQueryBuilder foreign = filter().filter(QueryBuilders.existsQuery(name))
+                .mustNot(QueryBuilders.regexpQuery(name, GROUP_ID_PATTERN));
+            SearchRequest count = new SearchRequest(request.indices()).indicesOptions(request.indicesOptions())
+                .source(new SearchSourceBuilder().query(foreign).size(0).trackTotalHits(true)).allowPartialSearchResults(false);
+            client.execute(TransportSearchAction.TYPE, count, step((SearchResponse r) -> {
+                task.ensureNotCancelled();
+                long n = CompatHits.value(r.getHits().getTotalHits());
+                if (n > 0) {
+                    throw new IllegalArgumentException("[write_group_id] [" + n + "] of the report's documents hold values in [" + name
+                        + "] that are not group ids (16 lowercase hex digits): the report would overwrite them; write to another "
+                        + "[keyword] field, or set [overwrite_group_id] to true to overwrite them");
+                }
+                openPit();
+            }));
+        }
+
+        private void openPit() {
             OpenPointInTimeRequest open = new OpenPointInTimeRequest(request.indices()).indicesOptions(request.indicesOptions())
-                .keepAlive(KEEP_ALIVE);
+                .keepAlive(keepAlive);
             client.execute(TransportOpenPointInTimeAction.TYPE, open, step((OpenPointInTimeResponse r) -> {
                 pitId = r.getPointInTimeId();
                 for (int slice = 0; slice < slices; slice++) {
@@ -232,7 +336,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private SearchSourceBuilder scan(BoolQueryBuilder query, Object[] searchAfter) {
             SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(pageSize).fetchSource(false)
                 .docValueField(hashPath, fingerprints.format()).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
-                .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(KEEP_ALIVE));
+                .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(keepAlive));
             if (searchAfter != null) {
                 source.searchAfter(searchAfter);
             }
@@ -298,6 +402,10 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         }
                         read++;
                     }
+                    long now = table.ramBytesUsed() + (currentGroup == null ? 0
+                        : (long) currentGroup.length * Long.BYTES + hasCurrentGroup.size() / Byte.SIZE);
+                    memory.update(tableCharged, now);
+                    tableCharged = now;
                 }
             } else {
                 Longs mine = sliceHashes[slice];
@@ -308,6 +416,9 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         read++;
                     }
                 }
+                long now = (long) mine.values.length * Long.BYTES;
+                memory.update(sliceCharged[slice], now);
+                sliceCharged[slice] = now;
             }
             task.addDocsRead(read);
             if (hits.length == pageSize) {
@@ -316,6 +427,9 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 readNanos = System.nanoTime();
                 if (idsWhileReading) {
                     closePit();
+                } else {
+                    // the member fetch reads through the point in time after grouping
+                    keepPitAlive();
                 }
                 // grouping is CPU work of seconds for millions of documents: not on a search or transport thread
                 threadPool.generic().execute(() -> {
@@ -349,18 +463,22 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         private long[] hashes() {
             if (idsWhileReading) {
+                memory.charge((long) table.size() * Long.BYTES);
                 return table.hashes();
             }
             int n = 0;
             for (Longs l : sliceHashes) {
                 n += l.size;
             }
+            memory.charge((long) n * Long.BYTES);
             long[] all = new long[n];
             int at = 0;
             for (int i = 0; i < sliceHashes.length; i++) {
                 System.arraycopy(sliceHashes[i].values, 0, all, at, sliceHashes[i].size);
                 at += sliceHashes[i].size;
                 sliceHashes[i] = null;
+                memory.charge(-sliceCharged[i]);
+                sliceCharged[i] = 0;
             }
             return all;
         }
@@ -372,8 +490,12 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             // sequential reading is 0.1's way throughout, for comparisons: grouping in one thread too
             int parallelism = request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL ? 1
                 : EsExecutors.allocatedProcessors(clusterService.getSettings());
+            // charged before grouping starts: a report that does not fit fails here with 429, before it writes anything
+            long grouping = NearDuplicateComponents.estimateBytes(hashes.length, parallelism);
+            memory.charge(grouping);
             NearDuplicateComponents components = NearDuplicateComponents.find(hashes, request.maxDistance(), task::ensureNotCancelled,
                 task::groupsFound, threadPool.generic(), parallelism);
+            memory.charge(components.ramBytesUsed() - grouping);
             if (idsWhileReading) {
                 DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(),
                     request.maxMembers());
@@ -384,6 +506,13 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 } else {
                     task.phase(DuplicatesStatus.Phase.WRITE);
                     task.docsToWrite(table.size());
+                    long toWrite = 0;
+                    for (int doc = 0; doc < table.size(); doc++) {
+                        if (!hasCurrentGroup.get(doc) || currentGroup[doc] != components.componentMinHash(components.componentOf(doc))) {
+                            toWrite++;
+                        }
+                    }
+                    docsToUpdate = toWrite;
                     writeGroupIds(components, page, 0, 0);
                 }
             } else {
@@ -416,6 +545,12 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     pageOfHash = new int[0];
                     return;
                 }
+                long listedDocs = 0;
+                for (int c : selection.components()) {
+                    listedDocs += components.componentSize(c);
+                }
+                // the page positions, the listed fingerprints (growing by half), their sorted copy, distinct ones and pages
+                memory.charge((long) components.componentCount() * Integer.BYTES + listedDocs * (12 + 8 + 8 + 4));
                 int[] position = selection.pagePositions(components.componentCount());
                 Longs listed = new Longs();
                 for (int doc = 0; doc < hashes.length; doc++) {
@@ -463,6 +598,11 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     step((SearchResponse r) -> {
                         checkShards(r, "fetching group members");
                         SearchHit[] hits = r.getHits().getHits();
+                        long bytes = 0;
+                        for (SearchHit hit : hits) {
+                            bytes += memberBytes(hit.getId());
+                        }
+                        memory.charge(bytes);
                         for (SearchHit hit : hits) {
                             Long hash = FingerprintMappings.fingerprintOf(hit, fingerprints);
                             int k = hash == null ? -1 : Arrays.binarySearch(memberHashes, from, to, hash);
@@ -515,14 +655,18 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             int next = doc;
             client.execute(TransportBulkAction.TYPE, bulk, step((BulkResponse r) -> {
                 long written = updated;
+                Exception failure = null;
                 for (BulkItemResponse item : r.getItems()) {
                     if (item.isFailed()) {
-                        // e.g. 403 for a user who may read but not write: the cause keeps its status
-                        throw item.getFailure().getCause();
-                    }
-                    if (item.getResponse().getResult() != DocWriteResponse.Result.NOOP) {
+                        // the cause keeps its status; the items written besides it still count in the failure's message
+                        failure = failure == null ? item.getFailure().getCause() : failure;
+                    } else if (item.getResponse().getResult() != DocWriteResponse.Result.NOOP) {
                         written++;
                     }
+                }
+                docsUpdated = written;
+                if (failure != null) {
+                    throw failure;
                 }
                 task.addDocsWritten(visited);
                 writeGroupIds(components, page, next, written);
@@ -531,12 +675,14 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         private void respond(DuplicateGroups.Page page, long updated) {
             if (finished.compareAndSet(false, true)) {
+                long peak = memory.peak();
+                memory.close();
                 long now = System.nanoTime();
                 DuplicatesResponse.Phases phases = new DuplicatesResponse.Phases(millis(readNanos - startNanos),
                     millis(groupNanos - readNanos), millis(membersNanos - groupNanos),
                     request.writeGroupId() == null ? 0 : millis(now - membersNanos));
                 listener.onResponse(new DuplicatesResponse(request.field(), request.maxDistance(), millis(now - startNanos), phases, page,
-                    request.writeGroupId(), updated));
+                    request.writeGroupId(), updated, peak));
             }
         }
 
@@ -546,12 +692,49 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         private void fail(Exception e) {
             closePit();
+            memory.close();
+            if (docsToUpdate >= 0) {
+                // a report stopped in the write phase (a failed bulk item, a cancellation) has written part of the group ids:
+                // say how far it got; a rerun skips the documents that hold their group id already
+                e = new ElasticsearchStatusException(String.format(Locale.ROOT, "[_simhash/duplicates] wrote group ids to [%d] of [%d] "
+                    + "documents before failing: rerun the report to complete (documents that hold their group id are skipped); "
+                    + "cause: %s", docsUpdated, docsToUpdate, e.getMessage()), ExceptionsHelper.status(e), e);
+            }
             if (finished.compareAndSet(false, true)) {
                 listener.onFailure(e);
             }
         }
 
+        /**
+         * Renews the point in time every half keep-alive until it is closed: a search of no hits on it, with the keep-alive.
+         * It runs as the caller (the scheduled task keeps the thread context) and as a child of the report's task.
+         */
+        private synchronized void keepPitAlive() {
+            if (pitId == null || renewal != null) {
+                return;
+            }
+            TimeValue every = TimeValue.timeValueMillis(Math.max(1, keepAlive.millis() / 2));
+            renewal = threadPool.scheduleWithFixedDelay(threadPool.getThreadContext().preserveContext(() -> {
+                BytesReference id = pitId;
+                if (id == null || finished.get()) {
+                    return;
+                }
+                SearchSourceBuilder source = new SearchSourceBuilder().size(0).trackTotalHits(false)
+                    .pointInTimeBuilder(new PointInTimeBuilder(id).setKeepAlive(keepAlive));
+                // a failed renewal is not the report's failure: the member fetch reports a point in time that is gone
+                client.execute(TransportSearchAction.TYPE, new SearchRequest().source(source), ActionListener.noop());
+            }), every, threadPool.generic());
+        }
+
+        private synchronized void stopRenewal() {
+            if (renewal != null) {
+                renewal.cancel();
+                renewal = null;
+            }
+        }
+
         private void closePit() {
+            stopRenewal();
             BytesReference id = pitId;
             pitId = null;
             if (id != null) {

@@ -75,7 +75,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
     private static void search(Client client, FoldRequest request, FoldParams given, Fingerprints fingerprints, long startNanos,
                                ActionListener<FoldResponse> listener) {
         // no max_distance: the field's version default (simhash-v2: 6, simhash-v1 and the object form: 3)
-        FoldParams fold = given.withDefaultMaxDistance(fingerprints.defaultMaxDistance());
+        FoldParams fold = given.withDefaultMaxDistance(fingerprints::defaultMaxDistance);
         SearchRequest search = request.search();
         String hashPath = fingerprints.path();
         boolean hashRequested = requested(search.source(), hashPath);
@@ -117,8 +117,9 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         int end = (int) Math.min(reps.length, (long) request.from() + request.size());
         for (int p = request.from(); p < end; p++) {
             int rep = reps[p];
-            if (!hashRequested) {
-                // read for folding only: the hit shows the fields the body asked for
+            if (!hashRequested && hits[rep].field(fingerprints.path()) != null) {
+                // read for folding only: the hit shows the fields the body asked for. Only when present: a hit without
+                // fields (a document of an index that does not map the field) has an immutable empty map
                 hits[rep].removeDocumentField(fingerprints.path());
             }
             List<FoldResponse.Member> members = null;

@@ -108,14 +108,19 @@ public class DuplicatesWireTest extends ESTestCase {
 
     public void testTheFieldsDefaultRadiusReplacesOnlyAnAbsentMaxDistance() throws IOException {
         DuplicatesRequest absent = parse("{\"field\": \"fp\"}");
-        absent.defaultMaxDistance(6);
+        absent.defaultMaxDistance(() -> 6);
         assertEquals(6, absent.maxDistance());
         DuplicatesRequest copy = copyWriteable(parse("{\"field\": \"fp\"}"), new NamedWriteableRegistry(search.getNamedWriteables()),
             DuplicatesRequest::new);
-        copy.defaultMaxDistance(6);
+        copy.defaultMaxDistance(() -> 6);
         assertEquals("still absent after the wire", 6, copy.maxDistance());
         DuplicatesRequest given = parse("{\"field\": \"fp\", \"max_distance\": 3}");
-        given.defaultMaxDistance(6);
+        given.defaultMaxDistance(() -> 6);
+        assertEquals(3, given.maxDistance());
+        // indices of mixed versions have no default: an explicit radius must not ask for one
+        given.defaultMaxDistance(() -> {
+            throw new IllegalArgumentException("[max_distance] is required");
+        });
         assertEquals(3, given.maxDistance());
     }
 
@@ -157,7 +162,7 @@ public class DuplicatesWireTest extends ESTestCase {
     public void testResponseRoundTripAndJson() throws IOException {
         DuplicateGroups.Page page = new DuplicateGroups.Page(10, 1, 3, List.of(new DuplicateGroups.Group("00000000000000ff", 3,
             List.of(new DuplicateGroups.Member("news", "1"), new DuplicateGroups.Member("news", "2")))));
-        DuplicatesResponse r = new DuplicatesResponse("fp", 3, 12, new DuplicatesResponse.Phases(5, 6, 2, 1), page, "g", 10);
+        DuplicatesResponse r = new DuplicatesResponse("fp", 3, 12, new DuplicatesResponse.Phases(5, 6, 2, 1), page, "g", 10, 4096);
         DuplicatesResponse copy = copyWriteable(r, new NamedWriteableRegistry(List.of()), DuplicatesResponse::new);
         assertEquals(r.page(), copy.page());
         assertEquals(r.updated(), copy.updated());
@@ -166,6 +171,7 @@ public class DuplicatesWireTest extends ESTestCase {
         assertEquals(Map.of("read", 5, "group", 6, "members", 2, "write", 1), map.get("phases_ms"));
         assertEquals(Map.of("field", "g", "updated", 10), map.get("write_group_id"));
         assertEquals(3, map.get("duplicates_total"));
+        assertEquals(4096, map.get("peak_memory_bytes"));
         assertThat(json, containsString("{\"group_id\":\"00000000000000ff\",\"size\":3,\"members\":[{\"_index\":\"news\",\"_id\":\"1\"}"));
     }
 }

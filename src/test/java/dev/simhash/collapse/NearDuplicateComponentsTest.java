@@ -4,13 +4,22 @@ import dev.simhash.core.SimHash;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -103,16 +112,117 @@ class NearDuplicateComponentsTest {
                     assertEquals(groups, last[0], "final group count, r=" + r + " parallelism=" + p);
                 }
             }
-            // cancellation in a helper thread aborts the whole run
+            // cancellation in a helper thread aborts the whole run (the caller waits until a helper took its part: otherwise
+            // the caller may run that part itself)
             long[] hashes = FingerprintSets.planted(random, 3000, 60, 5);
-            assertThrows(IllegalStateException.class, () -> NearDuplicateComponents.find(hashes, 7, () -> {
+            CountDownLatch helperStarted = new CountDownLatch(1);
+            AtomicInteger callerChecks = new AtomicInteger();
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> NearDuplicateComponents.find(hashes, 7, () -> {
                 if (Thread.currentThread().getName().contains("pool")) {
+                    helperStarted.countDown();
                     throw new IllegalStateException("cancelled");
                 }
+                // the first check is before the linking starts (and the helpers are started)
+                if (callerChecks.incrementAndGet() > 1) {
+                    await(helperStarted);
+                }
             }, g -> {}, pool, 2, 10));
+            assertEquals("cancelled", e.getMessage());
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(30, TimeUnit.SECONDS), "timed out");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aSaturatedExecutorThatIsAlsoTheCallersPoolDoesNotDeadlock() throws Exception {
+        // the caller runs on the executor's only thread: parts it waited for there would never start
+        ExecutorService single = Executors.newSingleThreadExecutor(r -> {
+            // a daemon: if grouping deadlocks, the stuck thread must not keep the test JVM alive
+            Thread t = new Thread(r, "single");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            long[] hashes = FingerprintSets.planted(new Random(11), 3000, 60, 6);
+            int[] expected = bruteForce(hashes, 5);
+            for (int p : new int[] { 2, 4 }) {
+                Future<NearDuplicateComponents> grouping = single.submit(() -> NearDuplicateComponents.find(hashes, 5, NEVER, g -> {},
+                    single, p));
+                NearDuplicateComponents c = grouping.get(60, TimeUnit.SECONDS);
+                assertArrayEquals(expected, canonical(c), "parallelism=" + p);
+            }
+        } finally {
+            single.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCancellationSurfacesAsTheCancellationWhateverFailsAfterIt() {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            long[] hashes = FingerprintSets.planted(new Random(12), 3000, 60, 5);
+            Thread caller = Thread.currentThread();
+            AtomicInteger callerChecks = new AtomicInteger();
+            CountDownLatch cancelled = new CountDownLatch(1);
+            RuntimeException e = assertThrows(RuntimeException.class, () -> NearDuplicateComponents.find(hashes, 7, () -> {
+                if (Thread.currentThread() == caller) {
+                    // the first check is before the linking starts; the second is in the caller's own part
+                    if (callerChecks.incrementAndGet() == 2) {
+                        cancelled.countDown();
+                        throw new CancellationException("task cancelled");
+                    }
+                } else {
+                    // a helper part fails after the cancellation (e.g. of it): that failure must not replace the cancellation
+                    await(cancelled);
+                    throw new IllegalStateException("a helper failed after the cancellation");
+                }
+            }, g -> {}, pool, 4, 10));
+            assertInstanceOf(CancellationException.class, e, String.valueOf(e));
+            assertEquals("task cancelled", e.getMessage());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void theChargedEstimateLiesBetweenTheLiveHeapWhileLinkingAndEverythingAGroupingAllocates() {
+        int n = 1_000_000;
+        Random random = new Random(13);
+        long[] hashes = new long[n];
+        for (int i = 0; i < n; i++) {
+            hashes[i] = random.nextLong();
+        }
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        MemoryMXBean heap = ManagementFactory.getMemoryMXBean();
+        NearDuplicateComponents.find(hashes, 3, NEVER);
+        System.gc();
+        long baseline = heap.getHeapMemoryUsage().getUsed();
+        long[] whileLinking = { -1 };
+        AtomicInteger checks = new AtomicInteger();
+        long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
+        NearDuplicateComponents c = NearDuplicateComponents.find(hashes, 3, () -> {
+            // the first check is after sorting; the next ones are in the linking, the phase with the largest live arrays
+            if (checks.incrementAndGet() == 3) {
+                System.gc();
+                whileLinking[0] = heap.getHeapMemoryUsage().getUsed() - baseline;
+            }
+        }, 1 << 16);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
+        assertEquals(n, c.componentCount(), "random fingerprints are distinct: the worst case of the estimate");
+        long estimate = NearDuplicateComponents.estimateBytes(n, 1);
+        assertTrue(whileLinking[0] > 30L * n, "measured " + whileLinking[0] + " bytes while linking");
+        assertTrue(estimate >= whileLinking[0], "estimate " + estimate + " < measured live heap " + whileLinking[0]);
+        assertTrue(estimate <= allocated, "estimate " + estimate + " > all bytes allocated " + allocated);
+        assertTrue(c.ramBytesUsed() >= 16L * n, "the result keeps a component per document and a size and fingerprint per component");
     }
 
     static void checkSizesAndMinHash(long[] hashes, NearDuplicateComponents c) {

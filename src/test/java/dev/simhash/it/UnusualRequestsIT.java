@@ -175,8 +175,12 @@ class UnusualRequestsIT {
         String member = first.members().get(0).substring(first.members().get(0).indexOf('/') + 1);
         String upper = first.groupId().toUpperCase(Locale.ROOT);
         rest.ok("POST", "/" + DEFAULT_WINDOW + "/_update/" + member + "?refresh=true", toJson(Map.of("doc", Map.of("dup_group", upper))));
-        Rest.Answer a = rest.post("/" + DEFAULT_WINDOW + "/_simhash/duplicates",
+        // not the form the report writes, so possibly user data: only replaced when the request says so
+        Rest.Answer refused = rest.post("/" + DEFAULT_WINDOW + "/_simhash/duplicates",
             toJson(ordered("field", "simhash", "max_distance", 3, "write_group_id", "dup_group")));
+        assertEquals(400, refused.status(), refused.toString());
+        Rest.Answer a = rest.post("/" + DEFAULT_WINDOW + "/_simhash/duplicates",
+            toJson(ordered("field", "simhash", "max_distance", 3, "write_group_id", "dup_group", "overwrite_group_id", true)));
         assertEquals(200, a.status(), a.toString());
         rest.ok("POST", "/" + DEFAULT_WINDOW + "/_refresh", null);
         Rest.Answer doc = rest.ok("GET", "/" + DEFAULT_WINDOW + "/_doc/" + member, null);
