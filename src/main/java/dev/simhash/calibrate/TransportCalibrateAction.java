@@ -137,7 +137,7 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
      * is dropped), and the request's memory and resources released before the caller hears of it.
      */
     static <T> ActionListener<T> completeOnce(ActionListener<T> listener, Releasable resources) {
-        return ActionListener.notifyOnce(ActionListener.releaseBefore(resources, listener));
+        return ActionListener.notifyOnce(ActionListener.runBefore(listener, resources::close));
     }
 
     /** One sampled document: where it is, its random score and its stored fingerprint (null: none). */
@@ -183,7 +183,11 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
         private int withText;
         private int textWithoutFingerprint;
         private int mismatch;
+        /** The documents to edit: their places in the sample, fingerprints and a hash of their texts in the first pass. */
         private final List<Integer> editedPositions = new ArrayList<>();
+        private final List<Long> originals = new ArrayList<>();
+        private final List<Long> textHashes = new ArrayList<>();
+        private int editedIndex;
         private final List<Integer> chars = new ArrayList<>();
         private final List<Integer> words = new ArrayList<>();
         private final List<Integer> features = new ArrayList<>();
@@ -339,8 +343,11 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
                     vocabularyDocs++;
                 }
                 if (edit) {
+                    // one analysis gives the fingerprint and the number of features
                     TextFingerprinter fingerprinter = types.get(d.index()).fingerprinter();
-                    OptionalLong original = fingerprinter.fingerprint(text);
+                    FeatureBag bag = fingerprinter.newBag();
+                    fingerprinter.addText(text, bag);
+                    OptionalLong original = bag.fingerprint();
                     if (original.isEmpty()) {
                         textWithoutFingerprint++;
                         return;
@@ -349,9 +356,11 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
                         mismatch++;
                     }
                     editedPositions.add(position);
+                    originals.add(original.getAsLong());
+                    textHashes.add(SimHash.featureHash(text));
                     chars.add(text.length());
                     words.add(TextEdits.wordCount(text));
-                    features.add(distinctFeatures(fingerprinter, text));
+                    features.add(bag.distinctFeatures());
                 }
             } finally {
                 memory.release(work);
@@ -373,8 +382,13 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
         /** Second pass: edited copies of one text at each rate, and their distances from the text's fingerprint. */
         private void edit(int position, String text) {
             Sampled d = docs.get(position);
-            // the text as it is now: a document changed or deleted since the first pass is measured as it is, or not at all
-            OptionalLong original = text == null ? OptionalLong.empty() : types.get(d.index()).fingerprinter().fingerprint(text);
+            int e = editedIndex++;
+            if (text == null) {
+                return; // deleted since the first pass
+            }
+            // the fingerprint of the first pass, unless the document has changed since: then the text as it is now
+            OptionalLong original = SimHash.featureHash(text) == textHashes.get(e) ? OptionalLong.of(originals.get(e))
+                : types.get(d.index()).fingerprinter().fingerprint(text);
             if (original.isEmpty()) {
                 return;
             }
@@ -556,13 +570,6 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
 
     private static String key(String index, String id) {
         return index + '\u0000' + id;
-    }
-
-    /** The number of distinct features the fingerprinter takes from the text. */
-    static int distinctFeatures(TextFingerprinter fingerprinter, String text) {
-        FeatureBag bag = fingerprinter.newBag();
-        fingerprinter.addText(text, bag);
-        return bag.distinctFeatures();
     }
 
     /** A source value as one text: a string, the values of an array joined by newlines (read as one token sequence), else null. */
