@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code _simhash/calibrate} must not take a node down: a node with a 384 MB heap and a user who may only read the
- * indices, two corpora whose shingle sets and texts together exceed the heap (a few documents of several megabytes in
+ * indices, two corpora whose shingle sets and texts together exceed the heap (a dozen documents of over a megabyte in
  * near-duplicate pairs; thousands of mid-size documents, most of them in near-duplicate pairs). Each request answers 200
  * or 429, the node stays green, and the request breaker is back to where it was; with a low request breaker limit the
  * answer is 429 {@code circuit_breaking_exception}.
