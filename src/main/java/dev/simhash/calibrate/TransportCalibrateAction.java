@@ -84,7 +84,7 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
     /** Heap per sampled document once reduced: its index, id, score and fingerprint, and its slots in the arrays. */
     static final long SAMPLED_DOC_BYTES = 192;
     /** Texts read in the first page; later pages adapt to the largest source seen. */
-    static final int FIRST_PAGE_DOCS = 8;
+    static final int FIRST_PAGE_DOCS = 4;
     static final int MAX_PAGE_DOCS = 200;
     /** The source bytes one page of texts should hold at most (one larger text is read alone). */
     static final long PAGE_SOURCE_BYTES = 8L << 20;
