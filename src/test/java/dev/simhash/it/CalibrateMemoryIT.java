@@ -45,8 +45,8 @@ class CalibrateMemoryIT {
     /** Near-duplicate pairs of big documents, and their size: 12 texts of 1.2 MB, 14 MB in all. */
     static final int BIG_PAIRS = 6;
     static final int BIG_CHARS = 1_200_000;
-    /** Mid-size documents: 1,000 near-duplicate pairs and 200 others of about 8 KB, 18 MB in all. */
-    static final int MID_PAIRS = 1_000;
+    /** Mid-size documents: 2,500 near-duplicate pairs and 200 others of about 8 KB, 42 MB in all. */
+    static final int MID_PAIRS = 2_500;
     static final int MID_SINGLES = 200;
     static final int MID_CHARS = 8_000;
 
