@@ -173,9 +173,12 @@ public final class Calibration {
             w.add("fewer than 2 sampled documents have a fingerprint: no pair to compare");
         }
         if (k < 0 && pairs.pairs() > 0) {
+            // the rate that decided: the larger of the observed and the estimated one, as the recommendation uses it
+            String source = "observed".equals(from(0)) ? "observed in the sample"
+                : "estimated by the normal approximation of the distance distribution; the sample shows " + num(pairs.observedRate(0));
             w.add(String.format(Locale.ROOT, "even identical fingerprints (k = 0) are shared by %s of the random pairs whose "
-                + "texts are not near-duplicates, above the target %s; raise [max_false_match_rate] or [sample_size]",
-                num(pairs.observedRate(0)), num(target)));
+                + "texts are not near-duplicates (%s), above the target %s; raise [max_false_match_rate] or [sample_size]",
+                num(pairs.falseMatchRate(0)), source, num(target)));
         }
         if (k >= 0 && "estimate".equals(from(k))) {
             w.add(String.format(Locale.ROOT, "no unrelated pair of the sample is within %d bits; its %d pairs can show rates down to %s "

@@ -22,30 +22,92 @@ public final class TextEdits {
     /** A word and the separator text in front of it. */
     private record Word(String gap, String text, boolean ideographic) {}
 
-    /** Words to insert and to replace with, by script: usually the words of the sampled texts, with repeats. */
+    /**
+     * Words to insert and to replace with, by script: the words of the sampled texts, with repeats (so common words are
+     * drawn more often). Holds at most {@link #MAX_WORDS_PER_KIND} words of each kind: beyond that a seeded reservoir
+     * sample of the occurrences, which keeps each word's share, so the memory does not grow with the texts.
+     */
     public static final class Vocabulary {
-        private final List<String> ideographic = new ArrayList<>();
-        private final List<String> other = new ArrayList<>();
+        /** Words kept per kind (ideographic or not): a few megabytes at most. */
+        public static final int MAX_WORDS_PER_KIND = 50_000;
+        /** Heap bytes a kept word costs besides its characters: the string, its array and the list's slot. */
+        static final long WORD_OVERHEAD_BYTES = 64;
 
-        /** Adds every word of {@code text} (repeats included, so common words are drawn more often). */
-        public void addText(String text) {
-            for (Word w : split(text).words) {
-                (w.ideographic ? ideographic : other).add(w.text);
+        private final Reservoir ideographic;
+        private final Reservoir other;
+        private final int maxPerKind;
+
+        public Vocabulary() {
+            this(MAX_WORDS_PER_KIND, 0);
+        }
+
+        /** A vocabulary keeping at most {@code maxPerKind} words of each kind, sampled beyond that with the given seed. */
+        public Vocabulary(int maxPerKind, long seed) {
+            if (maxPerKind < 1) {
+                throw new IllegalArgumentException("[maxPerKind] must be at least 1, got [" + maxPerKind + "]");
             }
+            this.maxPerKind = maxPerKind;
+            this.ideographic = new Reservoir(new SplittableRandom(seed));
+            this.other = new Reservoir(new SplittableRandom(~seed));
+        }
+
+        /** Adds every word of {@code text} (repeats included), without holding more than the text and the kept words. */
+        public void addText(String text) {
+            scan(text, (start, end, ideographicWord) -> (ideographicWord ? ideographic : other).add(text.substring(start, end)));
         }
 
         public int size() {
-            return ideographic.size() + other.size();
+            return ideographic.words.size() + other.words.size();
+        }
+
+        /** An estimate of the heap bytes the kept words take. */
+        public long bytes() {
+            return ideographic.bytes + other.bytes;
         }
 
         /** A random word of the same kind (ideographic or not) if there is one, else of the other kind. */
         String draw(SplittableRandom random, boolean ideographicWord) {
-            List<String> pool = ideographicWord ? ideographic : other;
+            List<String> pool = ideographicWord ? ideographic.words : other.words;
             if (pool.isEmpty()) {
-                pool = ideographicWord ? other : ideographic;
+                pool = ideographicWord ? other.words : ideographic.words;
             }
             return pool.get(random.nextInt(pool.size()));
         }
+
+        /** A uniform sample of the occurrences of one kind of word (all of them while they fit). */
+        private final class Reservoir {
+            private final List<String> words = new ArrayList<>();
+            private final SplittableRandom random;
+            private long seen;
+            private long bytes;
+
+            Reservoir(SplittableRandom random) {
+                this.random = random;
+            }
+
+            void add(String word) {
+                seen++;
+                if (words.size() < maxPerKind) {
+                    words.add(word);
+                    bytes += cost(word);
+                    return;
+                }
+                long slot = random.nextLong(seen);
+                if (slot < maxPerKind) {
+                    bytes += cost(word) - cost(words.set((int) slot, word));
+                }
+            }
+
+            private static long cost(String word) {
+                return WORD_OVERHEAD_BYTES + 2L * word.length();
+            }
+        }
+    }
+
+    /** Receives the words of a text as {@link #scan} finds them: the word is {@code text.substring(start, end)}. */
+    @FunctionalInterface
+    public interface WordSink {
+        void word(int start, int end, boolean ideographic);
     }
 
     private record Split(List<Word> words, String tail) {}
@@ -69,17 +131,22 @@ public final class TextEdits {
         return split(text).words.stream().map(Word::text).toList();
     }
 
-    private static Split split(String text) {
-        List<Word> words = new ArrayList<>();
-        int gapStart = 0;
+    /** The number of words of a text, counted without collecting them. */
+    public static int wordCount(String text) {
+        int[] n = new int[1];
+        scan(text, (start, end, ideographic) -> n[0]++);
+        return n[0];
+    }
+
+    /** Finds the words of a text in order, holding nothing: the one place that decides what a word is. */
+    public static void scan(String text, WordSink sink) {
         int i = 0;
         while (i < text.length()) {
             int cp = text.codePointAt(i);
             int len = Character.charCount(cp);
             if (isIdeographic(cp)) {
-                words.add(new Word(text.substring(gapStart, i), text.substring(i, i + len), true));
+                sink.word(i, i + len, true);
                 i += len;
-                gapStart = i;
             } else if (isWordChar(cp)) {
                 int start = i;
                 i += len;
@@ -90,13 +157,21 @@ public final class TextEdits {
                     }
                     i += Character.charCount(next);
                 }
-                words.add(new Word(text.substring(gapStart, start), text.substring(start, i), false));
-                gapStart = i;
+                sink.word(start, i, false);
             } else {
                 i += len;
             }
         }
-        return new Split(words, text.substring(gapStart));
+    }
+
+    private static Split split(String text) {
+        List<Word> words = new ArrayList<>();
+        int[] gapStart = new int[1];
+        scan(text, (start, end, ideographic) -> {
+            words.add(new Word(text.substring(gapStart[0], start), text.substring(start, end), ideographic));
+            gapStart[0] = end;
+        });
+        return new Split(words, text.substring(gapStart[0]));
     }
 
     /**

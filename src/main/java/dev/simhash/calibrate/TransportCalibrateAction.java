@@ -10,6 +10,7 @@ import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
 
 import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.ActionRunnable;
 import org.elasticsearch.action.fieldcaps.FieldCapabilities;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesResponse;
@@ -26,16 +27,22 @@ import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.metadata.IndexMetadata;
 import org.elasticsearch.cluster.metadata.MappingMetadata;
 import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.breaker.CircuitBreaker;
 import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.common.xcontent.support.XContentMapValues;
 import org.elasticsearch.core.CheckedConsumer;
+import org.elasticsearch.core.CheckedRunnable;
+import org.elasticsearch.core.IOUtils;
+import org.elasticsearch.core.Releasable;
 import org.elasticsearch.index.IndexService;
 import org.elasticsearch.index.IndexSettings;
 import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.mapper.MapperService;
+import org.elasticsearch.index.query.BoolQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilders;
 import org.elasticsearch.index.query.functionscore.ScoreFunctionBuilders;
 import org.elasticsearch.indices.IndicesService;
+import org.elasticsearch.indices.breaker.CircuitBreakerService;
 import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
@@ -48,8 +55,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -60,14 +67,38 @@ import java.util.TreeMap;
 
 /**
  * Runs the calibration report: checks the field through the field capabilities API, samples documents with a seeded
- * {@code random_score} search (fingerprints from doc values, text from {@code _source}) and counts the documents with a
- * fingerprint, all as child requests with the caller's privileges; then, on the generic thread pool, compares all pairs
- * of sampled fingerprints and fingerprints edited copies of the sampled texts with the field's own fingerprinter.
+ * {@code random_score} search (fingerprints from doc values only) and counts the documents with a fingerprint, all as
+ * child requests with the caller's privileges; then reads the sampled texts in pages (source filtered to the text field,
+ * each page's size bounded in bytes), reducing each text as it arrives: a bounded {@link ShingleSketch} for documents with
+ * a fingerprint within {@link Calibration#MAX_K} bits of another one, the edit vocabulary, sizes and the original
+ * fingerprint for the documents to edit. Then it compares all pairs of sampled fingerprints and reads the documents to
+ * edit once more, page by page, to fingerprint their edited copies with the field's own fingerprinter. Everything the
+ * request holds in proportion to the sample or the texts is charged to the request circuit breaker ({@link RequestMemory}).
  */
 public final class TransportCalibrateAction extends HandledTransportAction<CalibrateRequest, CalibrateResponse> {
 
     /** Documents whose edited copies are fingerprinted at most (4 copies each); random pairs use the whole sample. */
     static final int MAX_EDITED_DOCS = 1_000;
+    /** Heap per hit of the sample search (a fingerprint from doc values, no source) until it is reduced. */
+    static final long SAMPLE_HIT_BYTES = 1_024;
+    /** Heap per sampled document once reduced: its index, id, score and fingerprint, and its slots in the arrays. */
+    static final long SAMPLED_DOC_BYTES = 192;
+    /** Texts read in the first page; later pages adapt to the largest source seen. */
+    static final int FIRST_PAGE_DOCS = 4;
+    static final int MAX_PAGE_DOCS = 200;
+    /** The source bytes one page of texts should hold at most (one larger text is read alone). */
+    static final long PAGE_SOURCE_BYTES = 8L << 20;
+    /** Assumed source size of a text before any was seen. */
+    static final long FIRST_SOURCE_BYTES = 16L << 10;
+    /** Copies of a page's source in memory while it arrives: the response's bytes, the parsed source, the text. */
+    static final int SOURCE_COPIES = 3;
+    /** Heap per character of a text held between reading and reducing it (UTF-16 worst case plus the string). */
+    static final long TEXT_BYTES_PER_CHAR = 2;
+    static final long TEXT_OVERHEAD_BYTES = 64;
+    /** Transient heap per character while a text is sketched, fingerprinted and its features counted. */
+    static final long REDUCE_BYTES_PER_CHAR = 16;
+    /** Transient heap per character while a text's edited copies are made and fingerprinted: its words and gaps as objects. */
+    static final long EDIT_BYTES_PER_CHAR = 48;
     private static final String UNMAPPED = "unmapped";
 
     private final NodeClient client;
@@ -75,48 +106,116 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
     private final ThreadPool threadPool;
     private final CompatIndices indices;
     private final IndicesService indicesService;
+    private final CircuitBreakerService breakers;
 
     @Inject
     public TransportCalibrateAction(TransportService transportService, ActionFilters actionFilters, NodeClient client,
                                     ClusterService clusterService, ThreadPool threadPool, CompatIndices indices,
-                                    IndicesService indicesService) {
+                                    IndicesService indicesService, CircuitBreakerService breakers) {
         super(CalibrateAction.NAME, transportService, actionFilters, CalibrateRequest::new, threadPool.generic());
         this.client = client;
         this.clusterService = clusterService;
         this.threadPool = threadPool;
         this.indices = indices;
         this.indicesService = indicesService;
+        this.breakers = breakers;
     }
 
     @Override
     protected void doExecute(Task task, CalibrateRequest request, ActionListener<CalibrateResponse> listener) {
-        new Job((CancellableTask) task, request, listener).start();
+        RequestMemory memory = new RequestMemory(breakers.getBreaker(CircuitBreaker.REQUEST));
+        List<Closeable> toClose = new ArrayList<>();
+        Releasable resources = () -> {
+            memory.close();
+            IOUtils.closeWhileHandlingException(toClose);
+        };
+        new Job((CancellableTask) task, request, completeOnce(listener, resources), memory, toClose).start();
     }
 
-    /** One sampled document: where it is, its stored fingerprint (null: none) and its text (null: none). */
-    private record Sampled(String index, String id, float score, Long stored, String text) {}
+    /**
+     * The listener a job completes: once only (a second completion, e.g. a failure after a response whose listener threw,
+     * is dropped), and the request's memory and resources released before the caller hears of it.
+     */
+    static <T> ActionListener<T> completeOnce(ActionListener<T> listener, Releasable resources) {
+        return ActionListener.notifyOnce(ActionListener.runBefore(listener, resources::close));
+    }
+
+    /** One sampled document: where it is, its random score and its stored fingerprint (null: none). */
+    private record Sampled(String index, String id, float score, Long stored) {}
 
     /** Where one index's texts are and how its field fingerprints them. */
     private record Target(String sourceField) {}
+
+    /** Takes the text of the document at a place of the sample (null: none) as the pages arrive, in the sample's order. */
+    @FunctionalInterface
+    private interface TextConsumer {
+        void accept(int position, String text) throws Exception;
+    }
 
     private final class Job {
         private final CancellableTask task;
         private final CalibrateRequest request;
         private final ActionListener<CalibrateResponse> listener;
+        private final RequestMemory memory;
+        private final List<Closeable> toClose;
         private final Client client;
         private final long startNanos = System.nanoTime();
         private final Map<String, Target> targets = new TreeMap<>();
+        private final Map<String, SimHashFieldType> types = new TreeMap<>();
 
-        Job(CancellableTask task, CalibrateRequest request, ActionListener<CalibrateResponse> listener) {
+        private int size;
+        private long total;
+        private long withFingerprint;
+        /** The sample in the order of the seeded random scores (ties by index and id): the edited documents are the first. */
+        private List<Sampled> docs;
+        /** Of the sample's documents with a fingerprint: their fingerprints, and whether another one is within MAX_K bits. */
+        private long[] fingerprints;
+        private int[] fingerprintIndex;
+        private boolean[] near;
+        private ShingleSketch[] sketches;
+        private long sketchBytes;
+        private final TextEdits.Vocabulary vocabulary;
+        private int vocabularyDocs;
+
+        private int pageDocs = FIRST_PAGE_DOCS;
+        private long largestSource = FIRST_SOURCE_BYTES;
+
+        private int withText;
+        private int textWithoutFingerprint;
+        private int mismatch;
+        /** The documents to edit: their places in the sample, fingerprints and a hash of their texts in the first pass. */
+        private final List<Integer> editedPositions = new ArrayList<>();
+        private final List<Long> originals = new ArrayList<>();
+        private final List<Long> textHashes = new ArrayList<>();
+        private int editedIndex;
+        private final List<Integer> chars = new ArrayList<>();
+        private final List<Integer> words = new ArrayList<>();
+        private final List<Integer> features = new ArrayList<>();
+        private final List<EditRecall> recalls = new ArrayList<>();
+        private RandomPairs pairs;
+
+        Job(CancellableTask task, CalibrateRequest request, ActionListener<CalibrateResponse> listener, RequestMemory memory,
+            List<Closeable> toClose) {
             this.task = task;
             this.request = request;
             this.listener = listener;
+            this.memory = memory;
+            this.toClose = toClose;
             this.client = new ParentTaskAssigningClient(TransportCalibrateAction.this.client, clusterService.localNode(), task);
+            this.vocabulary = new TextEdits.Vocabulary(TextEdits.Vocabulary.MAX_WORDS_PER_KIND, request.seed());
+            for (double rate : Calibration.EDIT_RATES) {
+                recalls.add(new EditRecall(rate));
+            }
         }
 
         private <T> ActionListener<T> step(CheckedConsumer<T, Exception> step) {
             return ContextPreservingActionListener.wrapPreservingContext(ActionListener.wrap(step, listener::onFailure),
                 threadPool.getThreadContext());
+        }
+
+        /** Runs the next step on the generic pool: texts are reduced and fingerprinted there, never on a search thread. */
+        private void fork(CheckedRunnable<Exception> step) {
+            threadPool.generic().execute(ActionRunnable.wrap(listener, l -> step.run()));
         }
 
         void start() {
@@ -141,128 +240,250 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
                     targets.put(index, target);
                 }
             }
-            Set<String> sourceFields = new LinkedHashSet<>();
-            targets.values().forEach(t -> sourceFields.add(t.sourceField()));
+            size = pageLimit;
+            // fingerprints only: the texts come later, in pages whose bytes are bounded
+            long hitBytes = (long) size * SAMPLE_HIT_BYTES;
+            memory.add(hitBytes, "sample of [" + size + "] fingerprints");
             SearchSourceBuilder source = new SearchSourceBuilder()
                 .query(QueryBuilders.functionScoreQuery(ScoreFunctionBuilders.randomFunction().seed(request.seed()).setField("_seq_no")))
-                .size(pageLimit).trackTotalHits(true).fetchSource(sourceFields.toArray(String[]::new), null)
-                .docValueField(request.field(), "long");
+                .size(size).trackTotalHits(true).fetchSource(false).docValueField(request.field(), "long");
             SearchRequest sample = new SearchRequest(request.indices()).indicesOptions(request.indicesOptions()).source(source)
                 .allowPartialSearchResults(false);
-            int size = pageLimit;
-            client.execute(TransportSearchAction.TYPE, sample, step((SearchResponse r) -> onSample(r, size)));
+            client.execute(TransportSearchAction.TYPE, sample, step((SearchResponse r) -> onSample(r, hitBytes)));
         }
 
-        private void onSample(SearchResponse response, int size) {
+        private void onSample(SearchResponse response, long hitBytes) {
             task.ensureNotCancelled();
-            long total = response.getHits().getTotalHits() == null ? -1 : CompatHits.value(response.getHits().getTotalHits());
-            List<Sampled> sampled = new ArrayList<>();
-            for (SearchHit hit : response.getHits().getHits()) {
-                Target target = targets.get(hit.getIndex());
+            total = response.getHits().getTotalHits() == null ? -1 : CompatHits.value(response.getHits().getTotalHits());
+            SearchHit[] hits = response.getHits().getHits();
+            memory.add(hits.length * SAMPLED_DOC_BYTES, "[" + hits.length + "] sampled documents");
+            List<Sampled> sampled = new ArrayList<>(hits.length);
+            for (SearchHit hit : hits) {
                 DocumentField f = hit.field(request.field());
                 Long stored = f == null || f.getValues().isEmpty() ? null : ((Number) f.getValues().get(0)).longValue();
-                String text = target == null || !hit.hasSource() ? null
-                    : text(XContentMapValues.extractValue(target.sourceField(), hit.getSourceAsMap()));
-                sampled.add(new Sampled(hit.getIndex(), hit.getId(), hit.getScore(), stored, text));
+                sampled.add(new Sampled(hit.getIndex(), hit.getId(), hit.getScore(), stored));
             }
+            sampled.sort(Comparator.comparingDouble((Sampled s) -> -s.score()).thenComparing(Sampled::index).thenComparing(Sampled::id));
+            docs = sampled;
             SearchSourceBuilder count = new SearchSourceBuilder().size(0).trackTotalHits(true)
                 .query(QueryBuilders.existsQuery(request.field()));
             client.execute(TransportSearchAction.TYPE, new SearchRequest(request.indices()).indicesOptions(request.indicesOptions())
                 .source(count), step((SearchResponse r) -> {
-                    long withFingerprint = CompatHits.value(r.getHits().getTotalHits());
-                    threadPool.generic().execute(() -> {
-                        try {
-                            listener.onResponse(calibrate(sampled, total, withFingerprint, size));
-                        } catch (Exception e) {
-                            listener.onFailure(e);
-                        }
-                    });
+                    // the sample's response is gone by now
+                    memory.release(hitBytes);
+                    withFingerprint = CompatHits.value(r.getHits().getTotalHits());
+                    fork(this::readTexts);
                 }));
         }
 
-        /** The fields' texts are fingerprinted by each index's field type; validation mapper services are closed at the end. */
-        private CalibrateResponse calibrate(List<Sampled> sampled, long total, long withFingerprint, int size) throws IOException {
-            List<Closeable> toClose = new ArrayList<>();
+        /** The field types, the fingerprints of the sample and which of them have a neighbour; then the first pass over the texts. */
+        private void readTexts() throws Exception {
+            for (String index : targets.keySet()) {
+                types.put(index, fieldType(index, toClose));
+            }
+            fingerprintIndex = new int[docs.size()];
+            int n = 0;
+            for (int i = 0; i < docs.size(); i++) {
+                fingerprintIndex[i] = docs.get(i).stored() == null ? -1 : n++;
+            }
+            fingerprints = new long[n];
+            for (int i = 0; i < docs.size(); i++) {
+                if (fingerprintIndex[i] >= 0) {
+                    fingerprints[fingerprintIndex[i]] = docs.get(i).stored();
+                }
+            }
+            // only pairs within MAX_K bits are ever asked whether their texts are near-duplicates: only their texts are sketched
+            near = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                if (i % 256 == 0) {
+                    task.ensureNotCancelled();
+                }
+                for (int j = i + 1; j < n; j++) {
+                    if (Long.bitCount(fingerprints[i] ^ fingerprints[j]) <= Calibration.MAX_K) {
+                        near[i] = true;
+                        near[j] = true;
+                    }
+                }
+            }
+            sketches = new ShingleSketch[n];
+            List<Integer> all = new ArrayList<>(docs.size());
+            for (int i = 0; i < docs.size(); i++) {
+                all.add(i);
+            }
+            fetchTexts(all, 0, this::reduce, this::comparePairs);
+        }
+
+        /** First pass, one text at a time: counts, the sketch, the vocabulary and the original fingerprint of a document to edit. */
+        private void reduce(int position, String text) {
+            if (text == null) {
+                return;
+            }
+            withText++;
+            Sampled d = docs.get(position);
+            int f = fingerprintIndex[position];
+            boolean sketch = f >= 0 && near[f];
+            boolean vocab = vocabularyDocs < MAX_EDITED_DOCS;
+            boolean edit = editedPositions.size() < MAX_EDITED_DOCS;
+            if (!sketch && !vocab && !edit) {
+                return;
+            }
+            long work = REDUCE_BYTES_PER_CHAR * text.length();
+            memory.add(work, "reducing the text of [" + d.id() + "]");
             try {
-                Map<String, SimHashFieldType> types = new TreeMap<>();
-                for (String index : targets.keySet()) {
-                    types.put(index, fieldType(index, toClose));
+                if (sketch) {
+                    long bytes = ShingleSketch.bytes(ShingleSketch.DEFAULT_SIZE);
+                    memory.add(bytes, "shingle sketches");
+                    sketchBytes += bytes;
+                    sketches[f] = ShingleSketch.of(text, ShingleSketch.DEFAULT_SIZE);
                 }
-                return calibrate(sampled, total, withFingerprint, size, types);
+                if (vocab) {
+                    long before = vocabulary.bytes();
+                    vocabulary.addText(text);
+                    memory.add(vocabulary.bytes() - before, "edit vocabulary");
+                    vocabularyDocs++;
+                }
+                if (edit) {
+                    // one analysis gives the fingerprint and the number of features
+                    TextFingerprinter fingerprinter = types.get(d.index()).fingerprinter();
+                    FeatureBag bag = fingerprinter.newBag();
+                    fingerprinter.addText(text, bag);
+                    OptionalLong original = bag.fingerprint();
+                    if (original.isEmpty()) {
+                        textWithoutFingerprint++;
+                        return;
+                    }
+                    if (d.stored() == null || d.stored() != original.getAsLong()) {
+                        mismatch++;
+                    }
+                    editedPositions.add(position);
+                    originals.add(original.getAsLong());
+                    textHashes.add(SimHash.featureHash(text));
+                    chars.add(text.length());
+                    words.add(TextEdits.wordCount(text));
+                    features.add(bag.distinctFeatures());
+                }
             } finally {
-                for (Closeable c : toClose) {
-                    c.close();
-                }
+                memory.release(work);
             }
         }
 
-        private CalibrateResponse calibrate(List<Sampled> sampled, long total, long withFingerprint, int size,
-                                            Map<String, SimHashFieldType> types) {
-            // the order of the seeded random scores (ties by index and id): the edited documents are the first of them
-            List<Sampled> docs = new ArrayList<>(sampled);
-            docs.sort(Comparator.comparingDouble((Sampled s) -> -s.score()).thenComparing(Sampled::index).thenComparing(Sampled::id));
-            List<Sampled> withFp = docs.stream().filter(d -> d.stored() != null).toList();
-            long[] fingerprints = withFp.stream().mapToLong(Sampled::stored).toArray();
-            // pairs close enough to matter are checked for texts that are near-duplicates already (not false matches)
-            List<Set<String>> shingles = new ArrayList<>(Collections.nCopies(withFp.size(), null));
-            RandomPairs.Related related = (i, j) -> {
-                if (withFp.get(i).text() == null || withFp.get(j).text() == null) {
-                    return false;
-                }
-                return TextSimilarity.jaccard(shingles(shingles, withFp, i), shingles(shingles, withFp, j))
-                    >= TextSimilarity.RELATED_JACCARD;
-            };
-            RandomPairs pairs = RandomPairs.of(fingerprints, related, Calibration.MAX_K);
+        /** All pairs of the sample's fingerprints (related by their sketches); the sketches go; then the texts to edit again. */
+        private void comparePairs() throws Exception {
             task.ensureNotCancelled();
+            ShingleSketch[] s = sketches;
+            RandomPairs.Related related = (i, j) -> s[i] != null && s[j] != null
+                && s[i].jaccard(s[j]) >= TextSimilarity.RELATED_JACCARD;
+            pairs = RandomPairs.of(fingerprints, related, Calibration.MAX_K);
+            sketches = null;
+            memory.release(sketchBytes);
+            fetchTexts(editedPositions, 0, this::edit, () -> listener.onResponse(report()));
+        }
 
-            TextEdits.Vocabulary vocabulary = new TextEdits.Vocabulary();
-            docs.stream().filter(d -> d.text() != null).limit(MAX_EDITED_DOCS).forEach(d -> vocabulary.addText(d.text()));
-            List<EditRecall> recalls = new ArrayList<>();
-            for (double rate : Calibration.EDIT_RATES) {
-                recalls.add(new EditRecall(rate));
+        /** Second pass: edited copies of one text at each rate, and their distances from the text's fingerprint. */
+        private void edit(int position, String text) {
+            Sampled d = docs.get(position);
+            int e = editedIndex++;
+            if (text == null) {
+                return; // deleted since the first pass
             }
-            int withText = 0;
-            int textWithoutFingerprint = 0;
-            int mismatch = 0;
-            int edited = 0;
-            List<Integer> chars = new ArrayList<>();
-            List<Integer> words = new ArrayList<>();
-            List<Integer> features = new ArrayList<>();
-            for (int i = 0; i < docs.size(); i++) {
-                Sampled d = docs.get(i);
-                if (d.text() == null) {
-                    continue;
-                }
-                withText++;
-                if (edited >= MAX_EDITED_DOCS) {
-                    continue;
-                }
-                if (edited % 50 == 0) {
-                    task.ensureNotCancelled();
-                }
+            // the fingerprint of the first pass, unless the document has changed since: then the text as it is now
+            OptionalLong original = SimHash.featureHash(text) == textHashes.get(e) ? OptionalLong.of(originals.get(e))
+                : types.get(d.index()).fingerprinter().fingerprint(text);
+            if (original.isEmpty()) {
+                return;
+            }
+            long work = EDIT_BYTES_PER_CHAR * text.length();
+            memory.add(work, "editing the text of [" + d.id() + "]");
+            try {
                 TextFingerprinter fingerprinter = types.get(d.index()).fingerprinter();
-                OptionalLong original = fingerprinter.fingerprint(d.text());
-                if (original.isEmpty()) {
-                    textWithoutFingerprint++;
-                    continue;
-                }
-                if (d.stored() == null || d.stored() != original.getAsLong()) {
-                    mismatch++;
-                }
-                edited++;
-                chars.add(d.text().length());
-                words.add(TextEdits.words(d.text()).size());
-                features.add(distinctFeatures(fingerprinter, d.text()));
                 for (int r = 0; r < recalls.size(); r++) {
-                    TextEdits.Copy copy = TextEdits.edit(d.text(), recalls.get(r).rate(), vocabulary, TextEdits.random(request.seed(), i, r));
+                    TextEdits.Copy copy = TextEdits.edit(text, recalls.get(r).rate(), vocabulary, TextEdits.random(request.seed(), position, r));
                     OptionalLong fp = fingerprinter.fingerprint(copy.text());
                     recalls.get(r).add(fp.isEmpty() ? -1 : SimHash.distance(original.getAsLong(), fp.getAsLong()), copy.edits());
                 }
+            } finally {
+                memory.release(work);
             }
+        }
+
+        /**
+         * Reads the texts of the sample's documents at {@code positions} from {@code from} on, one page per search (source
+         * filtered to the text fields; as many documents as {@link #PAGE_SOURCE_BYTES} holds at the largest source seen so
+         * far, at least one), hands them to {@code consumer} in order on the generic pool, then runs {@code then}.
+         */
+        private void fetchTexts(List<Integer> positions, int from, TextConsumer consumer, CheckedRunnable<Exception> then)
+            throws Exception {
+            task.ensureNotCancelled();
+            if (from >= positions.size()) {
+                then.run();
+                return;
+            }
+            int n = Math.min(pageDocs, positions.size() - from);
+            List<Integer> page = positions.subList(from, from + n);
+            long reserved = n * largestSource * SOURCE_COPIES;
+            memory.add(reserved, "a page of [" + n + "] texts");
+            Map<String, List<String>> idsByIndex = new TreeMap<>();
+            Set<String> sourceFields = new LinkedHashSet<>();
+            for (int position : page) {
+                Sampled d = docs.get(position);
+                idsByIndex.computeIfAbsent(d.index(), k -> new ArrayList<>()).add(d.id());
+                Target target = targets.get(d.index());
+                if (target != null) {
+                    sourceFields.add(target.sourceField());
+                }
+            }
+            BoolQueryBuilder query = QueryBuilders.boolQuery().minimumShouldMatch(1);
+            idsByIndex.forEach((index, ids) -> query.should(QueryBuilders.boolQuery().filter(QueryBuilders.termQuery("_index", index))
+                .filter(QueryBuilders.idsQuery().addIds(ids.toArray(String[]::new)))));
+            SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(n).trackTotalHits(false)
+                .fetchSource(sourceFields.isEmpty() ? new String[] { "_none_" } : sourceFields.toArray(String[]::new), null);
+            SearchRequest search = new SearchRequest(request.indices()).indicesOptions(request.indicesOptions()).source(source)
+                .allowPartialSearchResults(false);
+            client.execute(TransportSearchAction.TYPE, search, step((SearchResponse r) -> {
+                Map<String, String> texts = new HashMap<>();
+                long held = 0;
+                long largest = 0;
+                for (SearchHit hit : r.getHits().getHits()) {
+                    Target target = targets.get(hit.getIndex());
+                    if (target == null || !hit.hasSource()) {
+                        continue;
+                    }
+                    largest = Math.max(largest, hit.getSourceRef().length());
+                    String text = text(XContentMapValues.extractValue(target.sourceField(), hit.getSourceAsMap()));
+                    if (text != null) {
+                        texts.put(key(hit.getIndex(), hit.getId()), text);
+                        held += TEXT_OVERHEAD_BYTES + TEXT_BYTES_PER_CHAR * text.length();
+                    }
+                }
+                largestSource = Math.max(largestSource, largest);
+                pageDocs = (int) Math.max(1, Math.min(Math.min(MAX_PAGE_DOCS, 2L * pageDocs), PAGE_SOURCE_BYTES / largestSource));
+                // from the page's estimate to the texts it left: the response's bytes go when this listener returns
+                memory.release(reserved);
+                memory.add(held, "a page of [" + texts.size() + "] texts");
+                long charged = held;
+                fork(() -> {
+                    try {
+                        for (int i = 0; i < page.size(); i++) {
+                            if (i % 16 == 0) {
+                                task.ensureNotCancelled();
+                            }
+                            int position = page.get(i);
+                            Sampled d = docs.get(position);
+                            consumer.accept(position, texts.remove(key(d.index(), d.id())));
+                        }
+                    } finally {
+                        memory.release(charged);
+                    }
+                    fetchTexts(positions, from + n, consumer, then);
+                });
+            }));
+        }
+
+        private CalibrateResponse report() {
             String sourceFields = String.join(", ", new LinkedHashSet<>(targets.values().stream().map(Target::sourceField).toList()));
             Calibration calibration = new Calibration(request.maxFalseMatchRate(), pairs, recalls,
                 new Calibration.Counts(total, withFingerprint, docs.size(), docs.size() - fingerprints.length, withText,
-                    textWithoutFingerprint, mismatch, edited),
+                    textWithoutFingerprint, mismatch, editedPositions.size()),
                 new Calibration.TextSizes(Calibration.median(chars), Calibration.median(words), Calibration.median(features)),
                 sourceFields);
 
@@ -347,20 +568,8 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
         }
     }
 
-    private static Set<String> shingles(List<Set<String>> cache, List<Sampled> docs, int i) {
-        Set<String> s = cache.get(i);
-        if (s == null) {
-            s = TextSimilarity.shingles(docs.get(i).text());
-            cache.set(i, s);
-        }
-        return s;
-    }
-
-    /** The number of distinct features the fingerprinter takes from the text. */
-    static int distinctFeatures(TextFingerprinter fingerprinter, String text) {
-        FeatureBag bag = fingerprinter.newBag();
-        fingerprinter.addText(text, bag);
-        return bag.distinctFeatures();
+    private static String key(String index, String id) {
+        return index + '\u0000' + id;
     }
 
     /** A source value as one text: a string, the values of an array joined by newlines (read as one token sequence), else null. */

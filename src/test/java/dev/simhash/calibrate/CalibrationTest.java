@@ -101,4 +101,44 @@ class CalibrationTest {
         assertNull(((Map<String, Object>) m.get("recommendation")).get("max_distance"));
         assertTrue(((List<String>) m.get("warnings")).get(0).startsWith("even identical fingerprints (k = 0) are shared by 0.500 of the random pairs whose texts are not"));
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theWarningAtKZeroCarriesTheRateThatDecided() {
+        // {0, 1, 3, f}: no pair at distance 0, so the observed rate is 0, but the normal approximation of the distances
+        // 1, 2, 4, 1, 3, 2 puts 0.0592 of the pairs at k = 0: above a target of 0.01, and that is the figure to show
+        Calibration c = new Calibration(0.01, RandomPairs.of(new long[] { 0x0L, 0x1L, 0x3L, 0xfL }), recalls(), COUNTS,
+            new Calibration.TextSizes(120, 30, 25), "body");
+        assertEquals(-1, c.recommendedK());
+        double[] d = { 1, 2, 4, 1, 3, 2 };
+        double mean = 0;
+        for (double x : d) {
+            mean += x / d.length;
+        }
+        double var = 0;
+        for (double x : d) {
+            var += (x - mean) * (x - mean) / d.length;
+        }
+        double expected = normalBelow((0.5 - mean) / Math.sqrt(var));
+        assertEquals(0.0592, expected, 1e-4, "the hand-checked figure");
+        String warning = ((List<String>) c.toMap().get("warnings")).get(0);
+        assertTrue(warning.startsWith("even identical fingerprints (k = 0) are shared by "
+            + String.format(java.util.Locale.ROOT, "%.3g", expected) + " of the random pairs"), warning);
+        assertTrue(warning.contains("estimated by the normal approximation"), warning);
+        assertTrue(warning.contains("above the target 0.0100"), warning);
+    }
+
+    /** P(Z <= z) for a standard normal Z, by Simpson's rule from -12 (the test's own, not {@link Normal}). */
+    private static double normalBelow(double z) {
+        int n = 20_000;
+        double a = -12;
+        double h = (z - a) / n;
+        double sum = 0;
+        for (int i = 0; i <= n; i++) {
+            double x = a + i * h;
+            double f = Math.exp(-x * x / 2) / Math.sqrt(2 * Math.PI);
+            sum += (i == 0 || i == n ? 1 : i % 2 == 1 ? 4 : 2) * f;
+        }
+        return sum * h / 3;
+    }
 }

@@ -150,4 +150,34 @@ class TextEditsTest {
         }
         return prev[b.size()];
     }
+
+    @Test
+    void theVocabularyIsBoundedAndKeepsTheShareOfCommonWords() {
+        // 20,000 occurrences: "common" is a quarter of them, each other word appears once
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            text.append(i % 4 == 0 ? "common" : "w" + i).append(' ');
+        }
+        TextEdits.Vocabulary v = new TextEdits.Vocabulary(1_000, 3);
+        v.addText(text.toString());
+        v.addText("国家统计局");
+        assertEquals(1_000 + 5, v.size(), "at most 1,000 words of a kind, all 5 ideographic ones");
+        assertTrue(v.bytes() <= 1_005 * (TextEdits.Vocabulary.WORD_OVERHEAD_BYTES + 2 * 6), "bytes " + v.bytes());
+        SplittableRandom r = new SplittableRandom(9);
+        int common = 0;
+        for (int i = 0; i < 4_000; i++) {
+            if (v.draw(r, false).equals("common")) {
+                common++;
+            }
+        }
+        // a uniform sample of the occurrences: about a quarter of the kept words are "common" (binomial sd 0.014 of 1,000)
+        assertEquals(0.25, common / 4_000.0, 0.07);
+
+        // below the bound every occurrence is kept, in order: the same edits as an unbounded list would give
+        TextEdits.Vocabulary small = new TextEdits.Vocabulary(1_000, 3);
+        small.addText(EN);
+        assertEquals(TextEdits.words(EN).size(), small.size());
+        assertEquals(TextEdits.edit(EN, 0.2, small, new SplittableRandom(4)), TextEdits.edit(EN, 0.2, vocabulary(EN), new SplittableRandom(4)));
+        assertEquals(TextEdits.words(EN).size(), TextEdits.wordCount(EN));
+    }
 }

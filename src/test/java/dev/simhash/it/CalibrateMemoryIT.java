@@ -1,0 +1,261 @@
+package dev.simhash.it;
+
+import dev.simhash.it.support.EsCluster;
+import dev.simhash.it.support.RealNodes;
+import dev.simhash.it.support.Rest;
+
+import org.apache.http.client.config.RequestConfig;
+import org.apache.http.util.EntityUtils;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.RequestOptions;
+import org.elasticsearch.client.Response;
+import org.elasticsearch.client.ResponseException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static dev.simhash.it.support.Rest.ordered;
+import static dev.simhash.it.support.Rest.toJson;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code _simhash/calibrate} must not take a node down: a node with a 384 MB heap and a user who may only read the
+ * indices, two corpora whose shingle sets and texts together exceed the heap (a dozen documents of over a megabyte in
+ * near-duplicate pairs; thousands of mid-size documents, most of them in near-duplicate pairs). Each request answers 200
+ * or 429, the node stays green, and the request breaker is back to where it was; with a low request breaker limit the
+ * answer is 429 {@code circuit_breaking_exception}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CalibrateMemoryIT {
+
+    static final String PASSWORD = "simhash-secret-1";
+    static final String BIG = "calib-mem-big";
+    static final String MID = "calib-mem-mid";
+    /** Near-duplicate pairs of big documents, and their size: 12 texts of 1.2 MB, 14 MB in all. */
+    static final int BIG_PAIRS = 6;
+    static final int BIG_CHARS = 1_200_000;
+    /** Mid-size documents: 2,500 near-duplicate pairs and 200 others of about 8 KB, 42 MB in all. */
+    static final int MID_PAIRS = 2_500;
+    static final int MID_SINGLES = 200;
+    static final int MID_CHARS = 8_000;
+
+    private EsCluster cluster;
+    private Rest admin;
+    private Rest reader;
+
+    @BeforeAll
+    void start() throws Exception {
+        cluster = EsCluster.builder(RealNodes.distribution(), RealNodes.workDir().resolve("calib-mem")).name("calib-mem").heap("384m")
+            .security("admin", PASSWORD)
+            .role("""
+                calib_reader:
+                  indices:
+                    - names: ['calib-mem-*']
+                      privileges: ['read']
+                """)
+            .user("reader", PASSWORD, "calib_reader")
+            .build().start();
+        admin = cluster.rest();
+        reader = cluster.restAs("reader");
+        String mapping = """
+            {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
+             "mappings": {"properties": {"body": {"type": "text", "fields": {"simhash": {"type": "simhash"}}}}}}""";
+        admin.ok("PUT", "/" + BIG, mapping);
+        admin.ok("PUT", "/" + MID, mapping);
+        Random random = new Random(5150);
+        List<String> words = vocabulary(random, 20_000);
+        // big: each pair is a text and a copy with 2% of its words replaced, one pair per bulk request
+        StringBuilder bulk = new StringBuilder();
+        for (int p = 0; p < BIG_PAIRS; p++) {
+            List<String> text = text(random, words, BIG_CHARS);
+            add(bulk, "big-" + p + "a", text);
+            add(bulk, "big-" + p + "b", edited(random, words, text, 0.02));
+            index(BIG, bulk);
+        }
+        for (int p = 0; p < MID_PAIRS; p++) {
+            List<String> text = text(random, words, MID_CHARS);
+            add(bulk, "mid-" + p + "a", text);
+            add(bulk, "mid-" + p + "b", edited(random, words, text, 0.02));
+            // small bulk requests: each must answer within the client's 30 s on busy cores
+            if (bulk.length() > 2_000_000) {
+                index(MID, bulk);
+            }
+        }
+        for (int s = 0; s < MID_SINGLES; s++) {
+            add(bulk, "mid-single-" + s, text(random, words, MID_CHARS));
+        }
+        index(MID, bulk);
+        admin.ok("POST", "/calib-mem-*/_refresh", null);
+        assertEquals(2 * BIG_PAIRS, count(BIG));
+        assertEquals(2 * MID_PAIRS + MID_SINGLES, count(MID));
+    }
+
+    @AfterAll
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** Made-up words of 3 to 9 letters. */
+    static List<String> vocabulary(Random random, int n) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            StringBuilder w = new StringBuilder();
+            int len = 3 + random.nextInt(7);
+            for (int c = 0; c < len; c++) {
+                w.append((char) ('a' + random.nextInt(26)));
+            }
+            out.add(w.toString());
+        }
+        return out;
+    }
+
+    static List<String> text(Random random, List<String> words, int chars) {
+        List<String> out = new ArrayList<>();
+        int length = 0;
+        while (length < chars) {
+            String w = words.get(random.nextInt(words.size()));
+            out.add(w);
+            length += w.length() + 1;
+        }
+        return out;
+    }
+
+    static List<String> edited(Random random, List<String> words, List<String> text, double rate) {
+        List<String> out = new ArrayList<>(text);
+        for (int i = 0; i < out.size(); i++) {
+            if (random.nextDouble() < rate) {
+                out.set(i, words.get(random.nextInt(words.size())));
+            }
+        }
+        return out;
+    }
+
+    static void add(StringBuilder bulk, String id, List<String> text) {
+        bulk.append(toJson(Map.of("index", Map.of("_id", id)))).append('\n')
+            .append(toJson(Map.of("body", String.join(" ", text)))).append('\n');
+    }
+
+    private void index(String index, StringBuilder bulk) {
+        if (bulk.isEmpty()) {
+            return;
+        }
+        Rest.Answer a = admin.bulk("/" + index + "/_bulk", bulk.toString());
+        assertEquals(200, a.status(), a.status() + " " + a.body().substring(0, Math.min(2000, a.body().length())));
+        assertEquals(Boolean.FALSE, a.at("errors"), "bulk errors");
+        bulk.setLength(0);
+    }
+
+    private long count(String index) {
+        return ((Number) admin.ok("GET", "/" + index + "/_count", null).at("count")).longValue();
+    }
+
+    /** The report, waiting up to two minutes for it (the client's default is 30 s: 2 busy cores fingerprint slowly). */
+    private Rest.Answer calibrate(Rest rest, String index, int sampleSize) {
+        Request r = new Request("POST", "/" + index + "/_simhash/calibrate");
+        r.setJsonEntity(toJson(ordered("field", "body.simhash", "sample_size", sampleSize)));
+        r.setOptions(RequestOptions.DEFAULT.toBuilder().setRequestConfig(RequestConfig.custom().setSocketTimeout(120_000).build()));
+        try {
+            Response response = rest.client().performRequest(r);
+            return new Rest.Answer(response.getStatusLine().getStatusCode(), EntityUtils.toString(response.getEntity()));
+        } catch (ResponseException e) {
+            try {
+                return new Rest.Answer(e.getResponse().getStatusLine().getStatusCode(), EntityUtils.toString(e.getResponse().getEntity()));
+            } catch (IOException io) {
+                throw new UncheckedIOException(io);
+            }
+        } catch (IOException e) {
+            throw new AssertionError("_simhash/calibrate on [" + index + "] got no answer (the node may have died): " + e + "\n"
+                + logTail(), e);
+        }
+    }
+
+    private String logTail() {
+        try {
+            Path log = cluster.logs(0).resolve("calib-mem.log");
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (Exception e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    /** The request breaker's estimate on the node. */
+    private long requestBreakerBytes() {
+        Rest.Answer stats = admin.ok("GET", "/_nodes/stats/breaker", null);
+        Map<String, Object> nodes = stats.at("nodes");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> node = (Map<String, Object>) nodes.values().iterator().next();
+        return ((Number) new Rest.Answer(200, toJson(node)).at("breakers.request.estimated_size_in_bytes")).longValue();
+    }
+
+    /** 200 with a report, or 429 from the request breaker; then the node is green and the breaker released all it took. */
+    private void assertAnswersAndSurvives(Rest.Answer a, long breakerBefore) {
+        assertTrue(a.status() == 200 || a.status() == 429, a.status() + " " + a.body().substring(0, Math.min(3000, a.body().length())));
+        if (a.status() == 429) {
+            assertEquals("circuit_breaking_exception", a.at("error.type"), a.body());
+        } else {
+            assertTrue(((Number) a.at("random_pairs.pairs")).longValue() > 0, a.body());
+        }
+        admin.ok("GET", "/_cluster/health?wait_for_status=green&timeout=30s", null);
+        assertEquals(breakerBefore, requestBreakerBytes(), "the request breaker is released");
+    }
+
+    @Test
+    void bigDocumentsInNearDuplicatePairs() {
+        long before = requestBreakerBytes();
+        Rest.Answer a = calibrate(reader, BIG, 100);
+        System.out.println("[calibrate-memory] big: " + a.status() + " " + a.body().substring(0, Math.min(600, a.body().length())));
+        assertAnswersAndSurvives(a, before);
+        if (a.status() == 200) {
+            assertEquals(2 * BIG_PAIRS, ((Number) a.at("sample.sampled")).intValue());
+            // the planted pairs are near-duplicates of each other, found as related pairs
+            assertEquals(BIG_PAIRS, ((Number) a.at("random_pairs.related_pairs_within_16")).intValue(), a.body());
+        }
+    }
+
+    @Test
+    void manyMidSizeNearDuplicates() {
+        long before = requestBreakerBytes();
+        Rest.Answer a = calibrate(reader, MID, 10_000);
+        System.out.println("[calibrate-memory] mid: " + a.status() + " " + a.body().substring(0, Math.min(600, a.body().length())));
+        assertAnswersAndSurvives(a, before);
+        if (a.status() == 200) {
+            assertEquals(2 * MID_PAIRS + MID_SINGLES, ((Number) a.at("sample.sampled")).intValue());
+            // planted pairs share about 96% of their bigrams: related by the estimate too
+            assertEquals(MID_PAIRS, ((Number) a.at("random_pairs.related_pairs_within_16")).intValue(), a.body());
+        }
+    }
+
+    @Test
+    void aLowRequestBreakerAnswers429() {
+        long before = requestBreakerBytes();
+        admin.ok("PUT", "/_cluster/settings", "{\"persistent\": {\"indices.breaker.request.limit\": \"1mb\"}}");
+        try {
+            Rest.Answer a = calibrate(reader, MID, 10_000);
+            assertEquals(429, a.status(), a.body().substring(0, Math.min(3000, a.body().length())));
+            assertEquals("circuit_breaking_exception", a.at("error.type"), a.body());
+            assertTrue(a.body().contains("calibrate"), "the breaker names what was charged: " + a.body());
+        } finally {
+            admin.ok("PUT", "/_cluster/settings", "{\"persistent\": {\"indices.breaker.request.limit\": null}}");
+        }
+        admin.ok("GET", "/_cluster/health?wait_for_status=green&timeout=30s", null);
+        assertEquals(before, requestBreakerBytes(), "the request breaker is released after the failure");
+        // the same request fits the default limit
+        Rest.Answer ok = calibrate(reader, MID, 200);
+        assertEquals(200, ok.status(), ok.body());
+        assertEquals(before, requestBreakerBytes(), "the request breaker is released after success");
+    }
+}
