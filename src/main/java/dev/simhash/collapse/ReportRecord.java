@@ -55,6 +55,11 @@ public record ReportRecord(String id, State state, List<String> indices, String 
         return expiryMillis <= nowMillis;
     }
 
+    /** The same record with its latest progress. */
+    public ReportRecord withStatus(Map<String, Object> latest) {
+        return new ReportRecord(id, state, indices, field, writeGroupId, startMillis, expiryMillis, latest, response, error);
+    }
+
     /** The same record in another state, with the final progress, response and error. */
     public ReportRecord finished(State end, Map<String, Object> lastStatus, Map<String, Object> result, Map<String, Object> failure) {
         return new ReportRecord(id, end, indices, field, writeGroupId, startMillis, expiryMillis, lastStatus, result, failure);
