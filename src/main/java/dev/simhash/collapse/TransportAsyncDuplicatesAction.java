@@ -139,7 +139,12 @@ public final class TransportAsyncDuplicatesAction extends HandledTransportAction
 
         void start() {
             synchronized (this) {
-                progress = threadPool.scheduleWithFixedDelay(this::recordProgress, PROGRESS_INTERVAL, threadPool.generic());
+                try {
+                    progress = threadPool.scheduleWithFixedDelay(this::recordProgress, PROGRESS_INTERVAL, threadPool.generic());
+                } catch (RuntimeException e) {
+                    // the node is shutting down: the report still runs (and is cancelled with the node), without progress
+                    LOGGER.debug("no progress recording for simhash report [" + record.id() + "]", e);
+                }
             }
             reports.execute(task, report, ActionListener.notifyOnce(new ActionListener<>() {
                 @Override

@@ -261,7 +261,16 @@ class AsyncReportSecurityIT {
     @Order(5)
     void aReportWhoseNodeDiedReadsBackAsInterrupted() throws Exception {
         String id = start(admin, SLOW, report(", \"write_group_id\": \"dup_group\""), "");
-        awaitPhase(admin, id, "group");
+        awaitPhase(admin, id, "write");
+        // the progress written to the record every few seconds: killed while writing group ids, the record says how far
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Rest.Answer stored = admin.get("/.simhash-reports/_doc/" + id);
+        while (System.nanoTime() < deadline && "write".equals(stored.at("_source.status.phase")) == false) {
+            Thread.sleep(100);
+            stored = admin.get("/.simhash-reports/_doc/" + id);
+        }
+        assertEquals("write", stored.at("_source.status.phase"), stored.toString());
+        assertEquals("running", stored.at("_source.state"), stored.toString());
         cluster.killNode(0);
         cluster.restartNode(0);
         // a restart on a loaded machine can take minutes
@@ -272,6 +281,10 @@ class AsyncReportSecurityIT {
         assertEquals(Boolean.FALSE, after.at("is_running"), after.toString());
         assertEquals(Boolean.TRUE, after.at("interrupted.group_ids_partly_written"), after.toString());
         assertTrue(String.valueOf((Object) after.at("interrupted.advice")).contains("run the report again"), after.toString());
+        assertEquals("write", after.at("status.phase"), after.toString());
+        assertEquals(50_000, ((Number) after.at("status.docs_to_write")).intValue(), after.toString());
+        long written = ((Number) after.at("status.docs_written")).longValue();
+        assertTrue(written < 50_000, "killed before the end of the write phase: " + after);
         // deleting an interrupted report has no task to cancel
         Rest.Answer delete = admin.delete("/_simhash/duplicates/" + id);
         assertEquals(200, delete.status(), delete.toString());
