@@ -9,8 +9,7 @@ import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.core.TimeValue;
 
 import java.io.IOException;
-
-import static org.elasticsearch.action.ValidateActions.addValidationError;
+import java.util.Objects;
 
 /**
  * A report to run in the background and how long its record is kept: the report's indices are this request's, so
@@ -27,8 +26,8 @@ public final class AsyncDuplicatesRequest extends ActionRequest implements Indic
     private final TimeValue keepAlive;
 
     public AsyncDuplicatesRequest(DuplicatesRequest report, TimeValue keepAlive) {
-        this.report = report;
-        this.keepAlive = checkKeepAlive(keepAlive);
+        this.report = Objects.requireNonNull(report);
+        this.keepAlive = checkKeepAlive(Objects.requireNonNull(keepAlive));
     }
 
     public AsyncDuplicatesRequest(StreamInput in) throws IOException {
@@ -78,11 +77,7 @@ public final class AsyncDuplicatesRequest extends ActionRequest implements Indic
 
     @Override
     public ActionRequestValidationException validate() {
-        ActionRequestValidationException e = report.validate();
-        if (keepAlive == null) {
-            e = addValidationError("[keep_alive] is required", e);
-        }
-        return e;
+        return report.validate();
     }
 
     @Override
