@@ -7,14 +7,24 @@ import dev.simhash.analysis.SmartcnTokenizerFactory;
 import dev.simhash.calibrate.CalibrateAction;
 import dev.simhash.calibrate.RestCalibrateAction;
 import dev.simhash.calibrate.TransportCalibrateAction;
+import dev.simhash.collapse.AsyncDuplicatesAction;
 import dev.simhash.collapse.DuplicatesAction;
 import dev.simhash.collapse.DuplicatesStatus;
 import dev.simhash.collapse.FoldAction;
 import dev.simhash.collapse.RestDuplicatesAction;
 import dev.simhash.collapse.RestFoldAction;
+import dev.simhash.collapse.RestReportDeleteAction;
+import dev.simhash.collapse.RestReportGetAction;
+import dev.simhash.collapse.ReportDeleteAction;
+import dev.simhash.collapse.ReportGetAction;
+import dev.simhash.collapse.ReportStore;
+import dev.simhash.collapse.TransportAsyncDuplicatesAction;
 import dev.simhash.collapse.TransportDuplicatesAction;
 import dev.simhash.collapse.TransportFoldAction;
+import dev.simhash.collapse.TransportReportDeleteAction;
+import dev.simhash.collapse.TransportReportGetAction;
 import dev.simhash.compat.CompatActionPlugin;
+import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.CompatProjectCustom;
 import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.mapper.HexFormat;
@@ -73,12 +83,16 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
     protected Collection<?> components(PluginServices services) {
         CompatProjectCustom.Access access = CompatProjectCustom.Access.of(services);
         weights.start(services.clusterService(), access);
-        return List.of(weights, access, new WeightsChanges(services.clusterService(), access));
+        // the records of background reports, injected into the report actions; removes expired ones periodically
+        ReportStore reports = new ReportStore(services.client(), services.clusterService(), services.threadPool(),
+            CompatIndices.of(services));
+        reports.start(services.clusterService().getSettings());
+        return List.of(weights, access, new WeightsChanges(services.clusterService(), access), reports);
     }
 
     @Override
     public List<Setting<?>> getSettings() {
-        return List.of(TransportDuplicatesAction.KEEP_ALIVE_SETTING);
+        return List.of(TransportDuplicatesAction.KEEP_ALIVE_SETTING, ReportStore.CLEANUP_INTERVAL);
     }
 
     @Override
@@ -130,7 +144,10 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
             new Action<>(GetWeightsAction.INSTANCE, GetWeightsAction.Transport.class),
             new Action<>(WeightsFeaturesAction.READ, WeightsFeaturesAction.ReadTransport.class),
             new Action<>(WeightsFeaturesAction.ADMIN, WeightsFeaturesAction.AdminTransport.class),
-            new Action<>(DeleteWeightsAction.INSTANCE, DeleteWeightsAction.Transport.class));
+            new Action<>(DeleteWeightsAction.INSTANCE, DeleteWeightsAction.Transport.class),
+            new Action<>(AsyncDuplicatesAction.INSTANCE, TransportAsyncDuplicatesAction.class),
+            new Action<>(ReportGetAction.INSTANCE, TransportReportGetAction.class),
+            new Action<>(ReportDeleteAction.INSTANCE, TransportReportDeleteAction.class));
     }
 
     @Override
@@ -155,7 +172,7 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
     @Override
     protected Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature) {
         List<RestHandler> handlers = new ArrayList<>(List.of(new RestFoldAction(clusterSupportsFeature), new RestDuplicatesAction(),
-            new RestCalibrateAction()));
+            new RestCalibrateAction(), new RestReportGetAction(), new RestReportDeleteAction()));
         handlers.addAll(RestWeightsActions.all());
         return handlers;
     }

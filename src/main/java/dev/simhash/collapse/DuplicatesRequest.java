@@ -353,7 +353,8 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
 
     @Override
     public String getDescription() {
-        String q = query == null ? "" : ", query[" + SimHash.abbreviate(query.toString().replaceAll("\\s+", " ")) + "]";
+        // without the query: _tasks?detailed shows descriptions to monitor-only users, and a query can hold data
+        String q = query == null ? "" : ", with a query";
         return "simhash duplicates indices" + Arrays.toString(indices) + ", field[" + field + "], max_distance[" + maxDistance + "]" + q
             + (writeGroupId == null ? "" : ", write_group_id[" + writeGroupId + "]");
     }

@@ -4,19 +4,13 @@ import dev.simhash.core.SimHash;
 
 import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.support.IndicesOptions;
-import org.elasticsearch.action.support.SubscribableListener;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.common.Strings;
+import org.elasticsearch.core.TimeValue;
 import org.elasticsearch.rest.BaseRestHandler;
 import org.elasticsearch.rest.RestRequest;
-import org.elasticsearch.rest.RestResponse;
-import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.rest.action.RestCancellableNodeClient;
 import org.elasticsearch.rest.action.RestToXContentListener;
-import org.elasticsearch.tasks.LoggingTaskListener;
-import org.elasticsearch.tasks.Task;
-import org.elasticsearch.tasks.TaskId;
-import org.elasticsearch.xcontent.XContentBuilder;
 import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
@@ -27,7 +21,8 @@ import static org.elasticsearch.rest.RestRequest.Method.POST;
 /**
  * {@code POST /{index}/_simhash/duplicates}: the whole-index near-duplicate report. Runs the
  * transport action as a task that is cancelled when the HTTP client disconnects, or, with
- * {@code wait_for_completion=false}, in the background with its result stored as a task result.
+ * {@code wait_for_completion=false}, in the background with its result kept for {@code keep_alive} in the plugin's
+ * report records ({@link ReportStore}), read and deleted through {@code _simhash/duplicates/<id>}.
  */
 public final class RestDuplicatesAction extends BaseRestHandler {
 
@@ -53,27 +48,25 @@ public final class RestDuplicatesAction extends BaseRestHandler {
             report = DuplicatesRequest.parse(null, indices);
         }
         report.indicesOptions(IndicesOptions.fromRequest(request, report.indicesOptions()));
-        if (waitForCompletion(request.param("wait_for_completion"))) {
+        boolean wait = waitForCompletion(request.param("wait_for_completion"));
+        String keepAliveParam = request.param("keep_alive");
+        if (wait) {
+            if (keepAliveParam != null) {
+                throw new IllegalArgumentException("[keep_alive] applies only with [wait_for_completion=false]");
+            }
             return channel -> new RestCancellableNodeClient(client, request.getHttpChannel())
                 .execute(DuplicatesAction.INSTANCE, report, new RestToXContentListener<>(channel));
         }
-        // like _reindex: run detached from the HTTP connection, store the response (or the error) as the task's result in
-        // the .tasks index, and answer the task id at once; GET _tasks/<id> shows the status, then the stored result
-        report.shouldStoreResult(true);
-        ActionRequestValidationException invalid = report.validate();
+        // like async search: run detached from the HTTP connection, keep the result in the plugin's own record (readable
+        // by whoever may read the report's indices, until the keep-alive ends) and answer its id at once
+        TimeValue keepAlive = AsyncDuplicatesRequest.checkKeepAlive(request.paramAsTime("keep_alive",
+            AsyncDuplicatesRequest.DEFAULT_KEEP_ALIVE));
+        AsyncDuplicatesRequest async = new AsyncDuplicatesRequest(report, keepAlive);
+        ActionRequestValidationException invalid = async.validate();
         if (invalid != null) {
             throw invalid;
         }
-        return channel -> {
-            SubscribableListener<DuplicatesResponse> done = new SubscribableListener<>();
-            Task task = client.executeLocally(DuplicatesAction.INSTANCE, report, done);
-            // the result goes to the .tasks index; the log records how the task ended
-            done.addListener(new LoggingTaskListener<>(task));
-            try (XContentBuilder builder = channel.newBuilder()) {
-                builder.startObject().field("task", new TaskId(client.getLocalNodeId(), task.getId()).toString()).endObject();
-                channel.sendResponse(new RestResponse(RestStatus.OK, builder));
-            }
-        };
+        return channel -> client.execute(AsyncDuplicatesAction.INSTANCE, async, new RestToXContentListener<>(channel));
     }
 
     /** {@code wait_for_completion}: absent or empty is true; anything but true or false is a 400 naming the parameter. */

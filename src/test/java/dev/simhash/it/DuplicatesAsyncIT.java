@@ -19,14 +19,16 @@ import java.util.concurrent.TimeUnit;
 
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code _simhash/duplicates?wait_for_completion=false} on a real node: the task id at once, a progress status in
- * {@code _tasks} while it runs, the stored result (equal to the synchronous report) or the stored error afterwards,
- * cancellation that stores no result; and sliced reading equal to sequential reading.
+ * {@code _simhash/duplicates?wait_for_completion=false} on a real node: the report's id at once, its progress in
+ * {@code GET _simhash/duplicates/<id>} (and {@code _tasks}) while it runs, the kept result (equal to the synchronous
+ * report) or error afterwards and nothing in {@code _tasks}, cancellation that reads back as cancelled, deletion; and
+ * sliced reading equal to sequential reading.
  */
 @ExtendWith(RealNodeExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -79,39 +81,54 @@ class DuplicatesAsyncIT {
     String startAsync(String index, String body) {
         Rest.Answer a = rest.post("/" + index + "/_simhash/duplicates?wait_for_completion=false", body);
         assertEquals(200, a.status(), a.toString());
-        String task = a.at("task");
-        assertNotNull(task, a.toString());
-        assertEquals(1, a.json().size(), "only the task id: " + a);
-        return task;
+        String id = a.at("id");
+        assertNotNull(id, a.toString());
+        assertEquals(id, a.at("task"), "the task field, as before, is the same id: " + a);
+        assertEquals(2, a.json().size(), "only the id: " + a);
+        return id;
     }
 
-    Rest.Answer waitForTask(String task) {
-        Rest.Answer done = rest.get("/_tasks/" + task + "?wait_for_completion=true&timeout=120s");
-        assertEquals(200, done.status(), done.toString());
-        assertEquals(Boolean.TRUE, done.at("completed"), done.toString());
-        return done;
+    /** Polls {@code GET _simhash/duplicates/<id>} until the report has ended. */
+    Rest.Answer waitForReport(String id) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        Rest.Answer a = null;
+        while (System.nanoTime() < deadline) {
+            a = rest.get("/_simhash/duplicates/" + id);
+            assertEquals(200, a.status(), a.toString());
+            if (Boolean.FALSE.equals(a.at("is_running"))) {
+                return a;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("report [" + id + "] still running: " + a);
     }
 
     @Test
-    void storedResultEqualsTheSynchronousReport() {
+    void keptResultEqualsTheSynchronousReport() throws Exception {
         for (String body : List.of("{\"field\": \"simhash\", \"max_distance\": 5, \"size\": 1000, \"max_members\": 10000}",
             "{\"field\": \"simhash\", \"max_distance\": 3, \"from\": 7, \"size\": 9, \"max_members\": 2}",
             "{\"field\": \"simhash\", \"max_distance\": 4, \"query\": {\"term\": {\"tag\": \"a\"}}}")) {
             Rest.Answer sync = rest.post("/" + INDEX + "/_simhash/duplicates", body);
             assertEquals(200, sync.status(), sync.toString());
             assertTrue(((Number) sync.at("groups_total")).intValue() > 10, sync.toString());
-            String task = startAsync(INDEX, body);
-            Rest.Answer done = waitForTask(task);
-            Map<String, Object> stored = done.at("response");
-            assertNotNull(stored, done.toString());
-            assertEquals(comparable(sync.json()), comparable(stored), body);
-            assertEquals("indices:data/read/simhash/duplicates", done.at("task.action"));
-            assertEquals("read", "" + ((Map<?, ?>) stored.get("phases_ms")).keySet().iterator().next());
-            // the status at completion is stored with the task
-            assertEquals((Object) sync.at("total_docs"), done.at("task.status.docs_read"), done.toString());
-            assertEquals((Object) sync.at("total_docs"), done.at("task.status.docs_total"), done.toString());
-            assertEquals((Object) sync.at("groups_total"), done.at("task.status.groups_found"), done.toString());
+            String id = startAsync(INDEX, body);
+            Rest.Answer done = waitForReport(id);
+            assertEquals("completed", done.at("state"), done.toString());
+            assertEquals(Boolean.FALSE, done.at("cancelled"), done.toString());
+            assertEquals(List.of(INDEX), done.at("indices"), done.toString());
+            Map<String, Object> kept = done.at("response");
+            assertNotNull(kept, done.toString());
+            assertEquals(comparable(sync.json()), comparable(kept), body);
+            assertEquals("read", "" + ((Map<?, ?>) kept.get("phases_ms")).keySet().iterator().next());
+            // the status at completion is kept with the report
+            assertEquals((Object) sync.at("total_docs"), done.at("status.docs_read"), done.toString());
+            assertEquals((Object) sync.at("total_docs"), done.at("status.docs_total"), done.toString());
+            assertEquals((Object) sync.at("groups_total"), done.at("status.groups_found"), done.toString());
             assertNull(done.at("error"), done.toString());
+            // and nothing of it is a task result any more
+            Rest.Answer task = rest.get("/_tasks/" + id);
+            assertEquals(404, task.status(), task.toString());
+            assertTrue(task.body().contains("isn't running and hasn't stored its results"), task.toString());
         }
     }
 
@@ -143,17 +160,17 @@ class DuplicatesAsyncIT {
         }
     }
 
-    /** Polls the running task until {@code phase} shows; returns its status. */
-    Map<String, Object> waitForPhase(String task, String phase) throws InterruptedException {
+    /** Polls the running report until {@code phase} shows; returns its live status. */
+    Map<String, Object> waitForPhase(String id, String phase) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         List<Object> seen = new ArrayList<>();
         while (System.nanoTime() < deadline) {
-            Rest.Answer a = rest.get("/_tasks/" + task);
+            Rest.Answer a = rest.get("/_simhash/duplicates/" + id);
             assertEquals(200, a.status(), a.toString());
-            Map<String, Object> status = a.at("task.status");
-            if (Boolean.TRUE.equals(a.at("completed"))) {
+            if (Boolean.FALSE.equals(a.at("is_running"))) {
                 throw new AssertionError("finished before phase [" + phase + "] was seen; statuses seen: " + seen + "; " + a);
             }
+            Map<String, Object> status = a.at("status");
             if (status != null) {
                 seen.add(status.get("phase"));
                 if (phase.equals(status.get("phase"))) {
@@ -166,43 +183,66 @@ class DuplicatesAsyncIT {
     }
 
     @Test
-    void showsProgressWhileRunningAndStoresTheResult() throws Exception {
-        String task = startAsync(SLOW, "{\"field\": \"simhash\", \"max_distance\": 2}");
-        Map<String, Object> status = waitForPhase(task, "group");
+    void showsProgressWhileRunningAndKeepsTheResult() throws Exception {
+        String id = startAsync(SLOW, "{\"field\": \"simhash\", \"max_distance\": 2, \"query\": {\"exists\": {\"field\": "
+            + "\"simhash\"}}}");
+        Map<String, Object> status = waitForPhase(id, "group");
         assertEquals(50_000, ((Number) status.get("docs_read")).intValue(), status.toString());
         assertEquals(50_000, ((Number) status.get("docs_total")).intValue(), status.toString());
         assertTrue(((Number) status.get("slices")).intValue() >= 1, status.toString());
-        // _tasks?detailed lists it with the same status
+        // _tasks?detailed lists it with the same status, and without the query (monitor-only users see descriptions)
         Rest.Answer list = rest.get("/_tasks?actions=*simhash*&detailed");
         assertTrue(list.body().contains("\"phase\":"), list.toString());
-        Rest.Answer done = waitForTask(task);
+        assertTrue(list.body().contains("with a query"), list.toString());
+        assertFalse(list.body().contains("exists"), "the query is not in the task's description: " + list);
+        Rest.Answer done = waitForReport(id);
         assertEquals(50_000, ((Number) done.at("response.total_docs")).intValue(), done.toString());
         assertTrue(((Number) done.at("response.groups_total")).intValue() > 0, done.toString());
     }
 
     @Test
-    void cancellingStopsTheReportAndStoresNoResult() throws Exception {
-        String task = startAsync(SLOW, "{\"field\": \"simhash\", \"max_distance\": 2}");
-        waitForPhase(task, "group");
-        Rest.Answer cancel = rest.post("/_tasks/" + task + "/_cancel", null);
+    void aCancelledReportReadsBackAsCancelled() throws Exception {
+        String id = startAsync(SLOW, "{\"field\": \"simhash\", \"max_distance\": 2}");
+        waitForPhase(id, "group");
+        Rest.Answer cancel = rest.post("/_tasks/" + id + "/_cancel", null);
         assertEquals(200, cancel.status(), cancel.toString());
-        Rest.Answer done = waitForTask(task);
-        assertNull(done.at("response"), "a cancelled report stores no result: " + done);
+        Rest.Answer done = waitForReport(id);
+        assertEquals("cancelled", done.at("state"), done.toString());
+        assertEquals(Boolean.TRUE, done.at("cancelled"), done.toString());
+        assertNull(done.at("response"), "a cancelled report has no result: " + done);
         assertEquals("task_cancelled_exception", done.at("error.type"), done.toString());
         Rest.Answer after = rest.get("/_tasks?actions=*simhash*");
-        for (int i = 0; i < 50 && after.body().contains("simhash/duplicates"); i++) {
+        for (int i = 0; i < 50 && after.body().contains("simhash/duplicates\""); i++) {
             Thread.sleep(100);
             after = rest.get("/_tasks?actions=*simhash*");
         }
-        assertTrue(!after.body().contains("simhash/duplicates"), after.toString());
+        assertFalse(after.body().contains("simhash/duplicates\""), after.toString());
     }
 
     @Test
-    void aFailedReportStoresItsError() {
-        String task = startAsync(INDEX, "{\"field\": \"nope\"}");
-        Rest.Answer done = waitForTask(task);
+    void deletingARunningReportCancelsItAndRemovesIt() throws Exception {
+        String id = startAsync(SLOW, "{\"field\": \"simhash\", \"max_distance\": 2}");
+        waitForPhase(id, "group");
+        Rest.Answer delete = rest.delete("/_simhash/duplicates/" + id);
+        assertEquals(200, delete.status(), delete.toString());
+        assertEquals(Boolean.TRUE, delete.at("acknowledged"), delete.toString());
+        Rest.Answer gone = rest.get("/_simhash/duplicates/" + id);
+        assertEquals(404, gone.status(), gone.toString());
+        assertTrue(gone.body().contains("report [" + id + "] not found"), gone.toString());
+        // the delete waited for the cancelled task to stop
+        Rest.Answer tasks = rest.get("/_tasks?actions=*simhash*");
+        assertFalse(tasks.body().contains("simhash/duplicates\""), tasks.toString());
+        assertEquals(404, rest.delete("/_simhash/duplicates/" + id).status());
+    }
+
+    @Test
+    void aFailedReportKeepsItsError() throws Exception {
+        String id = startAsync(INDEX, "{\"field\": \"nope\"}");
+        Rest.Answer done = waitForReport(id);
+        assertEquals("failed", done.at("state"), done.toString());
         assertNull(done.at("response"), done.toString());
         assertEquals("illegal_argument_exception", done.at("error.type"), done.toString());
+        assertEquals(400, ((Number) done.at("error.status")).intValue(), done.toString());
         assertTrue(String.valueOf((Object) done.at("error.reason")).contains("[field] [nope] is neither a [simhash] field nor a fingerprint object"), done.toString());
     }
 
@@ -219,14 +259,21 @@ class DuplicatesAsyncIT {
         Rest.Answer badRead = rest.post("/" + INDEX + "/_simhash/duplicates", "{\"field\": \"simhash\", \"read\": \"fast\"}");
         assertEquals(400, badRead.status(), badRead.toString());
         assertTrue(badRead.body().contains("[read] must be one of [sliced, sequential], got [fast]"), badRead.toString());
-        // unknown task ids: Elasticsearch's own answers
+        Rest.Answer badKeepAlive = rest.post("/" + INDEX + "/_simhash/duplicates?wait_for_completion=false&keep_alive=-1",
+            "{\"field\": \"simhash\"}");
+        assertEquals(400, badKeepAlive.status(), badKeepAlive.toString());
+        assertTrue(badKeepAlive.body().contains("[keep_alive]"), badKeepAlive.toString());
+        Rest.Answer missing = rest.post("/nope-missing/_simhash/duplicates?wait_for_completion=false", "{\"field\": \"simhash\"}");
+        assertEquals(404, missing.status(), "no such index, no report: " + missing);
+        // unknown and malformed report ids
         @SuppressWarnings("unchecked")
         String node = ((Map<String, Object>) rest.get("/_nodes/_local").at("nodes")).keySet().iterator().next();
-        Rest.Answer unknown = rest.get("/_tasks/" + node + ":987654321");
+        Rest.Answer unknown = rest.get("/_simhash/duplicates/" + node + ":987654321");
         assertEquals(404, unknown.status(), unknown.toString());
-        assertTrue(unknown.body().contains("task [" + node + ":987654321] isn't running and hasn't stored its results"), unknown.toString());
-        Rest.Answer malformed = rest.get("/_tasks/not-a-task-id");
+        assertTrue(unknown.body().contains("report [" + node + ":987654321] not found"), unknown.toString());
+        assertEquals(404, rest.delete("/_simhash/duplicates/" + node + ":987654321").status());
+        Rest.Answer malformed = rest.get("/_simhash/duplicates/not-a-report-id");
         assertEquals(400, malformed.status(), malformed.toString());
-        assertTrue(malformed.body().contains("malformed task id not-a-task-id"), malformed.toString());
+        assertTrue(malformed.body().contains("[id] must be a report id"), malformed.toString());
     }
 }

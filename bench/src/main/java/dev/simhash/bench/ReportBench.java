@@ -108,9 +108,9 @@ public final class ReportBench {
         poller.setDaemon(true);
         poller.start();
         long start = System.nanoTime();
-        // in the background (the client's socket timeout is 30 s): the stored result is the report's response
-        Rest.Answer a = waitForTask(rest, rest.ok("POST", "/" + INDEX + "/_simhash/duplicates?wait_for_completion=false",
-            "{\"field\": \"simhash\", \"max_distance\": " + r + ", \"size\": 3, \"read\": \"" + mode + "\"}").at("task"));
+        // in the background (the client's socket timeout is 30 s): the kept result is the report's response
+        Rest.Answer a = waitForReport(rest, rest.ok("POST", "/" + INDEX + "/_simhash/duplicates?wait_for_completion=false",
+            "{\"field\": \"simhash\", \"max_distance\": " + r + ", \"size\": 3, \"read\": \"" + mode + "\"}").at("id"));
         long wall = (System.nanoTime() - start) / 1_000_000;
         running.set(false);
         poller.join();
@@ -120,6 +120,22 @@ public final class ReportBench {
             num(a, "phases_ms.read"), num(a, "phases_ms.group"), num(a, "phases_ms.members"),
             num(a, "total_docs") * 1000 / Math.max(1, took), num(a, "groups_total"), num(a, "duplicates_total"), before, peak.get(),
             after) + "  <!-- client wall " + wall + " ms -->");
+    }
+
+    /** Polls a background report until it ends; returns its response as an answer, then deletes it. */
+    static Rest.Answer waitForReport(Rest rest, String id) throws InterruptedException {
+        while (true) {
+            Rest.Answer a = rest.ok("GET", "/_simhash/duplicates/" + id, null);
+            if (Boolean.FALSE.equals(a.at("is_running"))) {
+                Object response = a.at("response");
+                if (response == null) {
+                    throw new IllegalStateException("report " + id + " ended without a response: " + a);
+                }
+                rest.ok("DELETE", "/_simhash/duplicates/" + id, null);
+                return new Rest.Answer(200, Rest.toJson(response));
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** Polls a background task until it completes; returns its stored response as an answer. */
