@@ -1,5 +1,6 @@
 package dev.simhash.calibrate;
 
+import dev.simhash.breaker.RequestMemory;
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.FeatureBag;
@@ -77,6 +78,9 @@ import java.util.TreeMap;
  */
 public final class TransportCalibrateAction extends HandledTransportAction<CalibrateRequest, CalibrateResponse> {
 
+    /** How a 429 names the calibration, followed by what it was charging. */
+    static final String MEMORY_LABEL = "simhash calibrate: ";
+
     /** Documents whose edited copies are fingerprinted at most (4 copies each); random pairs use the whole sample. */
     static final int MAX_EDITED_DOCS = 1_000;
     /** Heap per hit of the sample search (a fingerprint from doc values, no source) until it is reduced. */
@@ -123,7 +127,7 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
 
     @Override
     protected void doExecute(Task task, CalibrateRequest request, ActionListener<CalibrateResponse> listener) {
-        RequestMemory memory = new RequestMemory(breakers.getBreaker(CircuitBreaker.REQUEST));
+        RequestMemory memory = new RequestMemory(breakers.getBreaker(CircuitBreaker.REQUEST), MEMORY_LABEL);
         List<Closeable> toClose = new ArrayList<>();
         Releasable resources = () -> {
             memory.close();

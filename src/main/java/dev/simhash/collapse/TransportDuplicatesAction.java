@@ -1,5 +1,6 @@
 package dev.simhash.collapse;
 
+import dev.simhash.breaker.RequestMemory;
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.SimHash;
@@ -90,6 +91,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
     /** Upper bound of parallel slices, whatever the size of the search thread pool. */
     static final int MAX_SLICES = 16;
     private static final String ROUTING = "_routing";
+    /** How a 429 names the report, followed by what it was charging. */
+    static final String MEMORY_LABEL = "simhash duplicates: ";
     /** The values this report writes as group ids: a fingerprint as 16 lowercase hex digits. */
     static final String GROUP_ID_PATTERN = "[0-9a-f]{16}";
 
@@ -172,7 +175,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private final AtomicLong docsTotal = new AtomicLong();
         private final AtomicBoolean finished = new AtomicBoolean();
         // every array proportional to the documents or the request, charged to the request circuit breaker
-        private final ReportMemory memory;
+        private final RequestMemory memory;
         private long tableCharged;
         private final long[] sliceCharged;
         // the group id each document already has (written by an earlier run), so unchanged documents are not rewritten
@@ -197,7 +200,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             this.slices = slices(request);
             this.slicesRunning = new AtomicInteger(slices);
             this.idsWhileReading = request.writeGroupId() != null || request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL;
-            this.memory = new ReportMemory(breakers.getBreaker(CircuitBreaker.REQUEST));
+            this.memory = new RequestMemory(breakers.getBreaker(CircuitBreaker.REQUEST), MEMORY_LABEL);
             this.sliceCharged = new long[slices];
             if (idsWhileReading) {
                 table = new FingerprintTable();
@@ -404,7 +407,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     }
                     long now = table.ramBytesUsed() + (currentGroup == null ? 0
                         : (long) currentGroup.length * Long.BYTES + hasCurrentGroup.size() / Byte.SIZE);
-                    memory.update(tableCharged, now);
+                    memory.update(tableCharged, now, "fingerprints and ids read");
                     tableCharged = now;
                 }
             } else {
@@ -417,7 +420,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     }
                 }
                 long now = (long) mine.values.length * Long.BYTES;
-                memory.update(sliceCharged[slice], now);
+                memory.update(sliceCharged[slice], now, "fingerprints read");
                 sliceCharged[slice] = now;
             }
             task.addDocsRead(read);
@@ -463,21 +466,21 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         private long[] hashes() {
             if (idsWhileReading) {
-                memory.charge((long) table.size() * Long.BYTES);
+                memory.add((long) table.size() * Long.BYTES, "fingerprints to group");
                 return table.hashes();
             }
             int n = 0;
             for (Longs l : sliceHashes) {
                 n += l.size;
             }
-            memory.charge((long) n * Long.BYTES);
+            memory.add((long) n * Long.BYTES, "fingerprints to group");
             long[] all = new long[n];
             int at = 0;
             for (int i = 0; i < sliceHashes.length; i++) {
                 System.arraycopy(sliceHashes[i].values, 0, all, at, sliceHashes[i].size);
                 at += sliceHashes[i].size;
                 sliceHashes[i] = null;
-                memory.charge(-sliceCharged[i]);
+                memory.release(sliceCharged[i]);
                 sliceCharged[i] = 0;
             }
             return all;
@@ -492,10 +495,10 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 : EsExecutors.allocatedProcessors(clusterService.getSettings());
             // charged before grouping starts: a report that does not fit fails here with 429, before it writes anything
             long grouping = NearDuplicateComponents.estimateBytes(hashes.length, parallelism);
-            memory.charge(grouping);
+            memory.add(grouping, "grouping");
             NearDuplicateComponents components = NearDuplicateComponents.find(hashes, request.maxDistance(), task::ensureNotCancelled,
                 task::groupsFound, threadPool.generic(), parallelism);
-            memory.charge(components.ramBytesUsed() - grouping);
+            memory.add(components.ramBytesUsed() - grouping, "groups");
             if (idsWhileReading) {
                 DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(),
                     request.maxMembers());
@@ -550,7 +553,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     listedDocs += components.componentSize(c);
                 }
                 // the page positions, the listed fingerprints (growing by half), their sorted copy, distinct ones and pages
-                memory.charge((long) components.componentCount() * Integer.BYTES + listedDocs * (12 + 8 + 8 + 4));
+                memory.add((long) components.componentCount() * Integer.BYTES + listedDocs * (12 + 8 + 8 + 4), "members to fetch");
                 int[] position = selection.pagePositions(components.componentCount());
                 Longs listed = new Longs();
                 for (int doc = 0; doc < hashes.length; doc++) {
@@ -602,7 +605,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         for (SearchHit hit : hits) {
                             bytes += memberBytes(hit.getId());
                         }
-                        memory.charge(bytes);
+                        memory.add(bytes, "members fetched");
                         for (SearchHit hit : hits) {
                             Long hash = FingerprintMappings.fingerprintOf(hit, fingerprints);
                             int k = hash == null ? -1 : Arrays.binarySearch(memberHashes, from, to, hash);
