@@ -194,8 +194,60 @@ public final class EsCluster implements AutoCloseable {
         nodes.get(i).start();
     }
 
+    /** Stops node {@code i} gracefully (SIGTERM, SIGKILL after a grace period), as an orderly shutdown would. */
+    public void stopNode(int i) {
+        nodes.get(i).stop();
+    }
+
+    /**
+     * Sets the heap ({@code -Xms}/{@code -Xmx}, e.g. {@code 320m}) node {@code i} gets at its next {@link #restartNode}: a
+     * node stopped and started again with less memory.
+     */
+    public void setNodeHeap(int i, String nodeHeap) throws IOException {
+        nodes.get(i).writeHeap(nodeHeap);
+    }
+
+    /** The heap node {@code i} was (or will be) started with. */
+    public String nodeHeap(int i) {
+        return nodes.get(i).heap;
+    }
+
+    /** True while the process started for node {@code i} is alive (false after a kill, a stop or a crash). */
+    public boolean isRunning(int i) {
+        Process p = nodes.get(i).process;
+        return p != null && p.isAlive();
+    }
+
+    /** The pid of node {@code i}'s server JVM, if it is running. */
+    public Optional<Long> serverPid(int i) {
+        return nodes.get(i).server().filter(ProcessHandle::isAlive).map(ProcessHandle::pid);
+    }
+
+    /**
+     * Runs a full garbage collection in node {@code i} ({@code jcmd <pid> GC.run}, as the node's uid when root), so that
+     * its used heap can be compared before and after a load; returns false when that was not possible.
+     */
+    public boolean fullGc(int i) throws IOException {
+        Optional<Long> pid = serverPid(i);
+        if (pid.isEmpty()) {
+            return false;
+        }
+        List<String> cmd = new ArrayList<>();
+        if (asRoot) {
+            // the attach mechanism only accepts a client of the JVM's own uid
+            cmd.addAll(List.of("setpriv", "--reuid=" + UNPRIVILEGED_UID, "--regid=" + UNPRIVILEGED_UID, "--clear-groups"));
+        }
+        cmd.addAll(List.of(distribution.javaHome().resolve("bin/jcmd").toString(), Long.toString(pid.get()), "GC.run"));
+        return Processes.run(cmd, 60).exitCode() == 0;
+    }
+
     /** Waits until the cluster has all its nodes and is green. */
     public void waitForGreen(Duration timeout) throws IOException {
+        waitForStatus("green", timeout);
+    }
+
+    /** Waits until the cluster has all its nodes and at least {@code status} ({@code yellow} or {@code green}). */
+    public void waitForStatus(String status, Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "no answer yet";
         while (System.nanoTime() < deadline) {
@@ -204,7 +256,7 @@ public final class EsCluster implements AutoCloseable {
             }
             try {
                 Request health = new Request("GET", "/_cluster/health");
-                health.addParameter("wait_for_status", "green");
+                health.addParameter("wait_for_status", status);
                 health.addParameter("wait_for_nodes", Integer.toString(nodes.size()));
                 health.addParameter("timeout", "2s");
                 Response r = client.performRequest(health);
@@ -218,7 +270,7 @@ public final class EsCluster implements AutoCloseable {
             }
             sleep(500);
         }
-        throw new IllegalStateException("cluster " + name + " not green after " + timeout + ": " + last + "\nlog tail of node-0:\n"
+        throw new IllegalStateException("cluster " + name + " not " + status + " after " + timeout + ": " + last + "\nlog tail of node-0:\n"
             + Processes.tail(nodes.get(0).dir.resolve("logs/console.log"), 60));
     }
 
@@ -330,11 +382,18 @@ public final class EsCluster implements AutoCloseable {
         final Path dir;
         int httpPort;
         int transportPort;
-        Process process;
+        String heap = EsCluster.this.heap;
+        volatile Process process;
 
         Node(String name, Path dir) {
             this.name = name;
             this.dir = dir;
+        }
+
+        void writeHeap(String nodeHeap) throws IOException {
+            Path opts = Files.createDirectories(config().resolve("jvm.options.d"));
+            Files.writeString(opts.resolve("heap.options"), "-Xms" + nodeHeap + "\n-Xmx" + nodeHeap + "\n", StandardCharsets.UTF_8);
+            heap = nodeHeap;
         }
 
         Path config() {
@@ -377,8 +436,7 @@ public final class EsCluster implements AutoCloseable {
             StringBuilder sb = new StringBuilder("# written by the simhash test harness\n");
             yml.forEach((k, v) -> sb.append(k).append(": ").append(v).append('\n'));
             Files.writeString(config().resolve("elasticsearch.yml"), sb.toString(), StandardCharsets.UTF_8);
-            Path opts = Files.createDirectories(config().resolve("jvm.options.d"));
-            Files.writeString(opts.resolve("heap.options"), "-Xms" + heap + "\n-Xmx" + heap + "\n", StandardCharsets.UTF_8);
+            writeHeap(heap);
             if (superUser != null) {
                 Files.writeString(config().resolve("roles.yml"), rolesYml, StandardCharsets.UTF_8);
                 for (Map.Entry<String, String[]> u : users.entrySet()) {

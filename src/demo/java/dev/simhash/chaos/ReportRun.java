@@ -1,0 +1,38 @@
+package dev.simhash.chaos;
+
+import java.util.Map;
+
+/** One background {@code _simhash/duplicates} report started during the load, and how it ended. */
+final class ReportRun {
+
+    /** How a report ended. */
+    enum End {
+        /** Completed, with its stored response. */
+        COMPLETED,
+        /** Failed, with its stored error. */
+        FAILED,
+        /** The task and its result are gone (404): acceptable only when its node was killed while it ran. */
+        LOST,
+        /** Still not completed when polling gave up. */
+        TIMED_OUT
+    }
+
+    final ChaosState.Index index;
+    final String taskId;
+    final long startedAt;
+    volatile long endedAt;
+    volatile End end;
+    volatile Map<String, Object> response;
+    volatile String error;
+
+    ReportRun(ChaosState.Index index, String taskId, long startedAt) {
+        this.index = index;
+        this.taskId = taskId;
+        this.startedAt = startedAt;
+    }
+
+    /** The id of the node that ran the task ({@code <node id>:<number>}). */
+    String nodeId() {
+        return taskId.substring(0, taskId.lastIndexOf(':'));
+    }
+}
