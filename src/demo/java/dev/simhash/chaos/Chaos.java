@@ -156,10 +156,16 @@ public final class Chaos {
     }
 
     private static void errorChecks(ChaosState s, ChaosChecks checks, Killer killer) {
-        long expectedKills = Math.max(1, (long) ((s.deadline - s.startedAt) / 1e9 / 30));
-        checks.add("kills", s.kills.size() >= expectedKills && s.kills.stream().allMatch(k -> k.rejoinedAt > 0), String.format(Locale.ROOT,
-            "%d SIGKILLs (expected at least %d), %d restarts, every node rejoined: %s", s.kills.size(), expectedKills, killer.restarts,
-            s.kills.stream().allMatch(k -> k.rejoinedAt > 0)));
+        double loadSeconds = (s.deadline - s.startedAt) / 1e9;
+        long target = Math.max(1, (long) (loadSeconds / 30));
+        boolean allBack = s.kills.stream().allMatch(k -> k.rejoinedAt > 0);
+        double meanBack = s.kills.stream().mapToDouble(k -> (k.rejoinedAt - k.killedAt) / 1e9).average().orElse(0);
+        double idle = killer.idleNanos / 1e9 - Killer.FIRST_KILL_SECONDS;
+        // fewer kills than the target pass only when the killer never waited for its schedule: the restarts set the pace
+        checks.add("kills", allBack && (s.kills.size() >= target || idle <= 60), String.format(Locale.ROOT,
+            "%d SIGKILLs (target %d: one per 30 s), %d restarts, every node rejoined: %s; a kill and restart took %.0f s on average"
+                + " until all nodes were back and the cluster yellow; the killer waited %.0f s for its schedule", s.kills.size(), target,
+            killer.restarts, allBack, meanBack, Math.max(0, idle)));
         checks.add("heap squeeze", !killer.squeezeNote.equals("not reached"), killer.squeezeNote);
         checks.add("no node died on its own", s.unexpectedDeaths.isEmpty(), s.unexpectedDeaths.isEmpty() ? "none" : String.join("; ",
             s.unexpectedDeaths));

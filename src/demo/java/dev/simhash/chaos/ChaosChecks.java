@@ -84,7 +84,8 @@ final class ChaosChecks {
         try {
             check.run();
         } catch (RuntimeException | AssertionError e) {
-            add(name, false, "could not run: " + Outcomes.abbreviate(String.valueOf(e), 800));
+            StackTraceElement[] at = e.getStackTrace();
+            add(name, false, "could not run: " + Outcomes.abbreviate(String.valueOf(e), 800) + (at.length == 0 ? "" : " at " + at[0]));
         }
     }
 
@@ -102,7 +103,7 @@ final class ChaosChecks {
         Map<String, Object> body = Map.of("size", 2000, "sort", List.of("_doc"), "_source", false, "docvalue_fields", List.of(index
             .docValue(), ChaosState.GROUP_FIELD));
         Rest.Answer a = rest.ok("POST", "/" + index.name() + "/_search?scroll=2m", toJson(body));
-        String scroll = a.at("scroll_id");
+        String scroll = a.at("_scroll_id");
         while (true) {
             List<Map<String, Object>> hits = a.at("hits.hits");
             if (hits.isEmpty()) {
@@ -114,7 +115,7 @@ final class ChaosChecks {
                 out.put(id, new Doc(id, ChaosLoad.fingerprintOf(hit, index), (String) group));
             }
             a = rest.ok("POST", "/_search/scroll", toJson(Map.of("scroll", "2m", "scroll_id", scroll)));
-            scroll = a.at("scroll_id");
+            scroll = a.at("_scroll_id");
         }
         rest.call("DELETE", "/_search/scroll", toJson(Map.of("scroll_id", scroll)));
         Number total = rest.ok("GET", "/" + index.name() + "/_count", null).at("count");
@@ -566,7 +567,7 @@ final class ChaosChecks {
                         found.add("heap dump " + f);
                     } else if (f.startsWith(s.cluster.logs(i)) && (name.endsWith(".log") || name.endsWith(".json"))) {
                         String text = Files.readString(f, StandardCharsets.ISO_8859_1);
-                        if (text.contains("OutOfMemoryError")) {
+                        if (text.contains("java.lang.OutOfMemoryError")) {
                             found.add("OutOfMemoryError in " + f);
                         }
                     }

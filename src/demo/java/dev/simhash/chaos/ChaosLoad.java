@@ -289,7 +289,7 @@ final class ChaosLoad {
         Map<String, Object> body = Map.of("index", ChaosState.FIELD.name(), "field", "body", "version", "v2", "sample_size", 1000,
             "seed", r.nextInt(1000), "max_features", 2000);
         Rest.Answer put = call(s.rest, "weights put", "PUT", "/_simhash/weights/" + name, toJson(body));
-        Rest.Answer get = call(s.rest, "weights get", "GET", "/_simhash/weights/" + name + "?size=5", null);
+        Rest.Answer get = put == null ? null : call(s.rest, "weights get", "GET", "/_simhash/weights/" + name + "?size=5", null);
         if (put != null && get != null) {
             Object putCount = put.at("feature_count");
             Object getCount = get.at("feature_count");
@@ -321,7 +321,7 @@ final class ChaosLoad {
                 pause(1000);
                 continue;
             }
-            Rest rest = s.cluster.rest(node);
+            Rest rest = s.node(node);
             ChaosState.Index index = ChaosState.INDICES.get(r.nextInt(2));
             switch (r.nextInt(3)) {
                 case 0 -> {

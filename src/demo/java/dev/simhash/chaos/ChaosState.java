@@ -52,6 +52,7 @@ final class ChaosState {
 
     final EsCluster cluster;
     final Rest rest;
+    private final Rest[] perNode;
     final long seed;
     final ChaosCorpus corpus;
     final Disturbances disturbances = new Disturbances();
@@ -72,9 +73,18 @@ final class ChaosState {
     ChaosState(EsCluster cluster, long seed, long durationNanos) {
         this.cluster = cluster;
         this.rest = cluster.rest();
+        this.perNode = new Rest[cluster.size()];
+        for (int i = 0; i < perNode.length; i++) {
+            perNode[i] = cluster.rest(i);
+        }
         this.seed = seed;
         this.corpus = new ChaosCorpus(seed, 400);
         this.deadline = startedAt + durationNanos;
+    }
+
+    /** A client that sends every request to node {@code i} only (ports stay the same across restarts). */
+    Rest node(int i) {
+        return perNode[i];
     }
 
     boolean running() {

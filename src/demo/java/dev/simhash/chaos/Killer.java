@@ -20,7 +20,8 @@ final class Killer {
     static final String NORMAL_HEAP = "1g";
     static final String SMALL_HEAP = "320m";
     private static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(25);
-    private static final long FIRST_KILL_NANOS = TimeUnit.SECONDS.toNanos(15);
+    static final long FIRST_KILL_SECONDS = 15;
+    private static final long FIRST_KILL_NANOS = TimeUnit.SECONDS.toNanos(FIRST_KILL_SECONDS);
     private static final Duration REJOIN_TIMEOUT = Duration.ofMinutes(4);
     /** The squeeze begins at this fraction of the run and ends at the second one. */
     private static final double SQUEEZE_FROM = 0.3;
@@ -31,6 +32,8 @@ final class Killer {
     private final Random r;
     private volatile boolean squeezeDone;
     volatile int restarts;
+    /** Time spent waiting for the next scheduled kill: near 0 when restarts, not the schedule, set the pace. */
+    volatile long idleNanos;
     volatile String squeezeNote = "not reached";
 
     Killer(ChaosState s, PrintStream log) {
@@ -50,6 +53,7 @@ final class Killer {
         while (s.running()) {
             if (System.nanoTime() < next) {
                 ChaosLoad.pause(200);
+                idleNanos += 200_000_000L;
                 continue;
             }
             double at = (System.nanoTime() - s.startedAt) / (double) duration;
@@ -93,7 +97,7 @@ final class Killer {
         s.cluster.setNodeHeap(node, heap);
         s.cluster.restartNode(node);
         restarts++;
-        s.cluster.waitForStatus("yellow", REJOIN_TIMEOUT);
+        awaitRejoin(node);
         k.rejoinedAt = System.nanoTime();
         s.disturbances.mark(k.rejoinedAt);
         if (heap.equals(SMALL_HEAP)) {
@@ -103,6 +107,31 @@ final class Killer {
         }
         log.printf(Locale.ROOT, "[chaos] %5.0fs kill #%d: %s (SIGKILL), restarted with %s, back in %.1fs%n", s.seconds(k.killedAt),
             s.kills.size(), s.cluster.nodeName(node), heap, (k.rejoinedAt - k.killedAt) / 1e9);
+    }
+
+    /**
+     * Waits until the restarted node itself answers that the cluster has all its nodes and is at least yellow: asking any
+     * other node could see the killed node as still present, before the master noticed it was gone.
+     */
+    private void awaitRejoin(int node) {
+        long limit = System.nanoTime() + REJOIN_TIMEOUT.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < limit) {
+            if (!s.cluster.isRunning(node)) {
+                throw new IllegalStateException(s.cluster.nodeName(node) + " exited while starting; see its console.log");
+            }
+            try {
+                Rest.Answer a = s.node(node).get("/_cluster/health?wait_for_nodes=" + s.cluster.size() + "&wait_for_status=yellow&timeout=2s");
+                if (a.status() == 200 && Boolean.FALSE.equals(a.at("timed_out"))) {
+                    return;
+                }
+                last = a.toString();
+            } catch (UncheckedIOException e) {
+                last = String.valueOf(e.getCause());
+            }
+            ChaosLoad.pause(500);
+        }
+        throw new IllegalStateException(s.cluster.nodeName(node) + " did not rejoin within " + REJOIN_TIMEOUT + ": " + last);
     }
 
     /** Polls the health every 2 s: anything but green with all nodes marks a disturbance; a node dead on its own is recorded. */
