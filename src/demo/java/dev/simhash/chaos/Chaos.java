@@ -144,10 +144,10 @@ public final class Chaos {
                 Thread.sleep(30_000);
                 Map<String, Long> ops = s.outcomes.ops();
                 System.out.printf(Locale.ROOT, "[chaos] %5.0fs acked %,d + %,d docs, %,d requests, kills %d, errors: %d unavailable, %d"
-                    + " rejected, %d client, %d server%n", s.seconds(System.nanoTime()), s.acked.get(ChaosState.FIELD).size(), s.acked.get(
+                    + " rejected, %d slow, %d client, %d server%n", s.seconds(System.nanoTime()), s.acked.get(ChaosState.FIELD).size(), s.acked.get(
                         ChaosState.PIPE).size(), ops.entrySet().stream().filter(e -> !e.getKey().startsWith("bulk item")).mapToLong(
                             Map.Entry::getValue).sum(), s.kills.size(), s.outcomes.count(Outcomes.Category.UNAVAILABLE), s.outcomes.count(
-                                Outcomes.Category.REJECTED), s.outcomes.count(Outcomes.Category.CLIENT_ERROR), s.outcomes.count(
+                                Outcomes.Category.REJECTED), s.outcomes.count(Outcomes.Category.SLOW), s.outcomes.count(Outcomes.Category.CLIENT_ERROR), s.outcomes.count(
                                     Outcomes.Category.SERVER_ERROR));
             }
         } catch (InterruptedException e) {

@@ -24,7 +24,7 @@ final class Killer {
     private static final long FIRST_KILL_NANOS = TimeUnit.SECONDS.toNanos(FIRST_KILL_SECONDS);
     private static final Duration REJOIN_TIMEOUT = Duration.ofMinutes(4);
     /** The squeeze begins at this fraction of the run and ends at the second one. */
-    private static final double SQUEEZE_FROM = 0.3;
+    private static final double SQUEEZE_FROM = 0.1;
     private static final double SQUEEZE_TO = 0.6;
 
     private final ChaosState s;

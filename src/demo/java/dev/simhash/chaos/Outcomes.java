@@ -24,6 +24,8 @@ final class Outcomes {
         UNAVAILABLE,
         /** 429: a circuit breaker or a full queue; allowed (that is how a node protects its heap). */
         REJECTED,
+        /** No answer within the client's socket timeout (30 s): counted, allowed (a slow machine, not a wrong answer). */
+        SLOW,
         /** Any other 4xx: a client or plugin defect. */
         CLIENT_ERROR,
         /** Any other 5xx: a plugin or Elasticsearch defect. */
@@ -133,7 +135,8 @@ final class Outcomes {
     /** A request that got no HTTP answer (connection refused or reset while a node went down). */
     static Failure connection(Exception e) {
         Throwable c = e.getCause() == null ? e : e.getCause();
-        return new Failure(Category.UNAVAILABLE, "no answer: " + c.getClass().getSimpleName());
+        return new Failure(c instanceof java.net.SocketTimeoutException ? Category.SLOW : Category.UNAVAILABLE, "no answer: " + c.getClass()
+            .getSimpleName());
     }
 
     private static void collectTypes(Object o, List<String> out) {
