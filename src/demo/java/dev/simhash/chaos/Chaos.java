@@ -82,7 +82,7 @@ public final class Chaos {
             }
             cluster.waitForGreen(GREEN_TIMEOUT);
             s.rest.ok("POST", "/chaos-*/_refresh", null);
-            ChaosChecks checks = new ChaosChecks(s, System.out);
+            ChaosChecks checks = new ChaosChecks(s, load, System.out);
             errorChecks(s, checks, killer);
             checks.run();
             checks.breakers();

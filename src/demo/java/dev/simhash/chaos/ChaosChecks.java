@@ -40,14 +40,16 @@ final class ChaosChecks {
     private static final long HEAP_SLACK = 96L << 20;
 
     private final ChaosState s;
+    private final ChaosLoad load;
     private final Rest rest;
     private final PrintStream log;
     final List<Check> checks = new ArrayList<>();
     private final Map<ChaosState.Index, Map<String, Doc>> docs = new HashMap<>();
     private final Map<ChaosState.Index, Map<String, String>> groups = new HashMap<>();
 
-    ChaosChecks(ChaosState s, PrintStream log) {
+    ChaosChecks(ChaosState s, ChaosLoad load, PrintStream log) {
         this.s = s;
+        this.load = load;
         this.rest = s.rest;
         this.log = log;
     }
@@ -91,11 +93,19 @@ final class ChaosChecks {
 
     // ---- documents and fingerprints ----------------------------------------------------------------------------------
 
-    /** Reruns the report with write_group_id, so that writes interrupted by kills are completed. */
+    /**
+     * Reruns the report with write_group_id, so that writes interrupted by kills are completed; in the background, since
+     * rewriting every document can outlast the client's socket timeout (which would cancel a synchronous report).
+     */
     private void rewriteGroups(ChaosState.Index index) {
-        Rest.Answer a = rest.ok("POST", "/" + index.name() + "/_simhash/duplicates", toJson(Map.of("field", index.field(), "max_distance",
-            ChaosState.REPORT_DISTANCE, "write_group_id", ChaosState.GROUP_FIELD, "size", 0)));
-        log.println("[chaos] rewrite of group ids in " + index.name() + ": " + toJson(a.at("write_group_id")));
+        Rest.Answer a = rest.ok("POST", "/" + index.name() + "/_simhash/duplicates?wait_for_completion=false", toJson(Map.of("field", index
+            .field(), "max_distance", ChaosState.REPORT_DISTANCE, "write_group_id", ChaosState.GROUP_FIELD, "size", 0)));
+        ReportRun run = new ReportRun(index, a.at("task"), System.nanoTime());
+        load.awaitReport(run);
+        if (run.end != ReportRun.End.COMPLETED) {
+            throw new AssertionError("the rewrite of group ids ended " + run.end + ": " + run.error);
+        }
+        log.println("[chaos] rewrite of group ids in " + index.name() + ": " + toJson(run.response.get("write_group_id")));
     }
 
     private Map<String, Doc> readAll(ChaosState.Index index) {
@@ -310,7 +320,13 @@ final class ChaosChecks {
             ends.merge(run.end, 1, Integer::sum);
             switch (run.end) {
                 case COMPLETED -> groupsChecked += checkLoadReport(run, problems);
-                case FAILED -> failures.merge(run.error.split(" \\{", 2)[0], 1, Integer::sum);
+                case FAILED -> {
+                    failures.merge(run.error.split(" \\{", 2)[0], 1, Integer::sum);
+                    if (run.errorCategory != Outcomes.Category.UNAVAILABLE && run.errorCategory != Outcomes.Category.REJECTED) {
+                        problems.add("report " + run.taskId + " stored an error that is not unavailability: " + Outcomes.abbreviate(run.error,
+                            600));
+                    }
+                }
                 case LOST -> {
                     Integer node = s.nodeIdToIndex.get(run.nodeId());
                     if (node == null || !s.killedBetween(node, run.startedAt, run.endedAt)) {

@@ -249,8 +249,10 @@ final class ChaosLoad {
             if (a != null && a.status() == 200 && Boolean.TRUE.equals(a.at("completed"))) {
                 Map<String, Object> error = a.at("error");
                 if (error != null) {
+                    Outcomes.Failure f = Outcomes.classify(500, error);
                     run.end = ReportRun.End.FAILED;
-                    run.error = Outcomes.classify(500, error).kind() + " " + Outcomes.abbreviate(toJson(error), 600);
+                    run.errorCategory = f.category();
+                    run.error = f.kind() + " " + Outcomes.abbreviate(toJson(error), 600);
                 } else {
                     run.end = ReportRun.End.COMPLETED;
                     run.response = a.at("response");

@@ -23,11 +23,15 @@ final class Killer {
     static final long FIRST_KILL_SECONDS = 15;
     private static final long FIRST_KILL_NANOS = TimeUnit.SECONDS.toNanos(FIRST_KILL_SECONDS);
     private static final Duration REJOIN_TIMEOUT = Duration.ofMinutes(4);
-    /** The squeeze begins at this fraction of the run and ends at the second one. */
+    /** The squeeze begins at this fraction of the run and ends at the second one (after at least its hold time). */
     private static final double SQUEEZE_FROM = 0.1;
     private static final double SQUEEZE_TO = 0.6;
 
+    /** The squeezed node keeps its small heap, under load, at least this long after it came back. */
+    private static final long SQUEEZE_HOLD_NANOS = TimeUnit.SECONDS.toNanos(90);
+
     private final ChaosState s;
+    private volatile long squeezedBackAt;
     private final PrintStream log;
     private final Random r;
     private volatile boolean squeezeDone;
@@ -61,7 +65,7 @@ final class Killer {
             String heap = NORMAL_HEAP;
             if (!squeezeDone && s.squeezed < 0 && at >= SQUEEZE_FROM) {
                 heap = SMALL_HEAP;
-            } else if (s.squeezed >= 0 && at >= SQUEEZE_TO) {
+            } else if (s.squeezed >= 0 && at >= SQUEEZE_TO && System.nanoTime() - squeezedBackAt >= SQUEEZE_HOLD_NANOS) {
                 node = s.squeezed;   // give the squeezed node its heap back through one more kill
             }
             try {
@@ -101,6 +105,7 @@ final class Killer {
         k.rejoinedAt = System.nanoTime();
         s.disturbances.mark(k.rejoinedAt);
         if (heap.equals(SMALL_HEAP)) {
+            squeezedBackAt = k.rejoinedAt;
             s.squeezed = node;
             squeezeNote = String.format(Locale.ROOT, "%s restarted with -Xmx%s at %.0fs", s.cluster.nodeName(node), heap,
                 s.seconds(k.killedAt));

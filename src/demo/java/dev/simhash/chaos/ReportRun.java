@@ -24,6 +24,8 @@ final class ReportRun {
     volatile End end;
     volatile Map<String, Object> response;
     volatile String error;
+    /** For a failed report: how its stored error counts (unavailability is allowed, anything else is a defect). */
+    volatile Outcomes.Category errorCategory;
 
     ReportRun(ChaosState.Index index, String taskId, long startedAt) {
         this.index = index;
