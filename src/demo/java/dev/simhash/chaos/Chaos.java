@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -115,15 +116,15 @@ public final class Chaos {
             // a node back from a kill gets its shards back at once instead of after the default minute
             "unassigned.node_left.delayed_timeout", "0s");
         Map<String, Object> common = Map.of("base", Map.of("type", "integer"), ChaosState.GROUP_FIELD, Map.of("type", "keyword"));
-        Map<String, Object> fieldProps = new java.util.HashMap<>(common);
+        Map<String, Object> fieldProps = new HashMap<>(common);
         fieldProps.put("body", Map.of("type", "text", "fields", Map.of("simhash", Map.of("type", "simhash"))));
         rest.ok("PUT", "/" + ChaosState.FIELD.name(), toJson(Map.of("settings", settings, "mappings", Map.of("properties", fieldProps))));
         Map<String, Object> block = Map.of("type", "keyword");
-        Map<String, Object> pipeProps = new java.util.HashMap<>(common);
+        Map<String, Object> pipeProps = new HashMap<>(common);
         pipeProps.put("body", Map.of("type", "text"));
         pipeProps.put("simhash", Map.of("properties", Map.of("hash", Map.of("type", "long"), "b0", block, "b1", block, "b2", block, "b3",
             block)));
-        Map<String, Object> pipeSettings = new java.util.HashMap<>(settings);
+        Map<String, Object> pipeSettings = new HashMap<>(settings);
         pipeSettings.put("default_pipeline", ChaosState.PIPELINE);
         rest.ok("PUT", "/" + ChaosState.PIPE.name(), toJson(Map.of("settings", pipeSettings, "mappings", Map.of("properties", pipeProps))));
         s.cluster.waitForGreen(GREEN_TIMEOUT);

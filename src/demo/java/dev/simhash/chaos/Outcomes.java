@@ -2,6 +2,7 @@ package dev.simhash.chaos;
 
 import dev.simhash.it.support.Rest;
 
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -135,7 +136,7 @@ final class Outcomes {
     /** A request that got no HTTP answer (connection refused or reset while a node went down). */
     static Failure connection(Exception e) {
         Throwable c = e.getCause() == null ? e : e.getCause();
-        return new Failure(c instanceof java.net.SocketTimeoutException ? Category.SLOW : Category.UNAVAILABLE, "no answer: " + c.getClass()
+        return new Failure(c instanceof SocketTimeoutException ? Category.SLOW : Category.UNAVAILABLE, "no answer: " + c.getClass()
             .getSimpleName());
     }
 
