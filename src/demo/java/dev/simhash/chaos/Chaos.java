@@ -209,7 +209,9 @@ public final class Chaos {
         } else {
             sb.append("| operation: kind | category | count |\n| --- | --- | --- |\n");
             errors.forEach((k, v) -> sb.append(String.format(Locale.ROOT, "| %s | %s | %,d |%n", k, s.outcomes.category(k), v)));
-            sb.append("\nSamples of errors that are not unavailability:\n\n");
+            if (errors.keySet().stream().anyMatch(k -> s.outcomes.category(k) != Outcomes.Category.UNAVAILABLE)) {
+                sb.append("\nSamples of errors that are not unavailability:\n\n");
+            }
             errors.keySet().stream().filter(k -> s.outcomes.category(k) != Outcomes.Category.UNAVAILABLE).forEach(k -> s.outcomes.samples(k)
                 .forEach(x -> sb.append("- ").append(k).append(": `").append(x.replace('`', '\'').replace('\n', ' ')).append("`\n")));
         }
