@@ -239,27 +239,26 @@ final class ChaosLoad {
     /** Polls a background report until it ends (or polling gives up), recording how it ended. */
     void awaitReport(ReportRun run) {
         long limit = System.nanoTime() + REPORT_POLL_LIMIT_NANOS;
-        while (System.nanoTime() < limit) {
-            Rest.Answer a = pollReport(run.taskId);
-            if (a != null && a.status() == 404) {
-                run.end = ReportRun.End.LOST;
-                run.error = a.body();
-                break;
-            }
-            if (a != null && a.status() == 200 && Boolean.TRUE.equals(a.at("completed"))) {
-                Map<String, Object> error = a.at("error");
-                if (error != null) {
-                    Outcomes.Failure f = Outcomes.classify(500, error);
+        while (System.nanoTime() < limit && run.end == null) {
+            Poll p = pollReport(run.taskId);
+            switch (p.state()) {
+                case GONE, INTERRUPTED -> {
+                    run.end = ReportRun.End.LOST;
+                    run.error = p.state() + " " + Outcomes.abbreviate(String.valueOf(p.error()), 600);
+                }
+                case FAILED -> {
+                    Outcomes.Failure f = p.error() == null ? new Outcomes.Failure(Outcomes.Category.SERVER_ERROR, "failed without an error")
+                        : Outcomes.classify(500, p.error());
                     run.end = ReportRun.End.FAILED;
                     run.errorCategory = f.category();
-                    run.error = f.kind() + " " + Outcomes.abbreviate(toJson(error), 600);
-                } else {
-                    run.end = ReportRun.End.COMPLETED;
-                    run.response = a.at("response");
+                    run.error = f.kind() + " " + Outcomes.abbreviate(toJson(p.error()), 600);
                 }
-                break;
+                case COMPLETED -> {
+                    run.end = ReportRun.End.COMPLETED;
+                    run.response = p.response();
+                }
+                default -> pause(REPORT_POLL_MILLIS);
             }
-            pause(REPORT_POLL_MILLIS);
         }
         if (run.end == null) {
             run.end = ReportRun.End.TIMED_OUT;
@@ -271,22 +270,60 @@ final class ChaosLoad {
         }
     }
 
+    /** What one poll of a background report said. */
+    enum PollState { RUNNING, COMPLETED, FAILED, GONE, INTERRUPTED, NO_ANSWER }
+
+    /** One poll's outcome: its state, and the stored response or error when there is one. */
+    record Poll(PollState state, Map<String, Object> response, Object error) {}
+
+    /** Whether the node serves {@code GET _simhash/duplicates/<id>}; null until the first poll tells. */
+    private volatile Boolean reportEndpoint;
+
     /**
-     * One poll of a background report: the answer of {@code GET _tasks/<id>} (null when there was none). The one place
-     * that knows where stored reports are read, so that a dedicated endpoint is a one-line change.
+     * One poll of a background report, the one place that knows where stored reports are read: {@code GET
+     * _simhash/duplicates/<id>} where the plugin has it (its reports are kept there, and {@code GET _tasks/<id>} only
+     * shows running ones), otherwise {@code GET _tasks/<id>} (the task result stored in {@code .tasks}).
      */
-    Rest.Answer pollReport(String taskId) {
+    Poll pollReport(String taskId) {
         s.outcomes.op("report poll");
+        String path = Boolean.FALSE.equals(reportEndpoint) ? "/_tasks/" + taskId : "/_simhash/duplicates/" + taskId;
+        Rest.Answer a;
         try {
-            Rest.Answer a = s.rest.get("/_tasks/" + taskId);
-            if (a.status() != 200 && a.status() != 404) {
-                s.outcomes.error("report poll", Outcomes.classify(a), "GET /_tasks/" + taskId + " -> " + a);
-            }
-            return a;
+            a = s.rest.get(path);
         } catch (UncheckedIOException e) {
-            s.outcomes.error("report poll", Outcomes.connection(e), "GET /_tasks/" + taskId + " -> " + e.getCause());
-            return null;
+            s.outcomes.error("report poll", Outcomes.connection(e), "GET " + path + " -> " + e.getCause());
+            return new Poll(PollState.NO_ANSWER, null, null);
         }
+        if (reportEndpoint == null) {
+            boolean missing = a.status() == 400 && a.body().contains("no handler found");
+            reportEndpoint = !missing;
+            if (missing) {
+                return pollReport(taskId);
+            }
+        }
+        if (a.status() == 404) {
+            return new Poll(PollState.GONE, null, a.json());
+        }
+        Object state = a.json().get("state");
+        if (a.status() != 200 && state == null) {
+            s.outcomes.error("report poll", Outcomes.classify(a), "GET " + path + " -> " + a);
+            return new Poll(PollState.NO_ANSWER, null, null);
+        }
+        Map<String, Object> response = a.at("response");
+        Object error = a.json().get("error");
+        if (state != null) {
+            return switch (String.valueOf(state)) {
+                case "completed" -> new Poll(PollState.COMPLETED, response, null);
+                case "failed" -> new Poll(PollState.FAILED, null, error);
+                case "cancelled" -> new Poll(PollState.FAILED, null, Map.of("type", "report_cancelled_without_a_cancel", "body", a.body()));
+                case "interrupted" -> new Poll(PollState.INTERRUPTED, null, a.json());
+                default -> new Poll(PollState.RUNNING, null, null);
+            };
+        }
+        if (!Boolean.TRUE.equals(a.at("completed"))) {
+            return new Poll(PollState.RUNNING, null, null);
+        }
+        return error != null ? new Poll(PollState.FAILED, null, error) : new Poll(PollState.COMPLETED, response, null);
     }
 
     private void weights(Random r, int n) {
