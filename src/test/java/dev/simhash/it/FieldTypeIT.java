@@ -69,7 +69,7 @@ class FieldTypeIT {
              "mappings": {"properties": {"rank": {"type": "integer"}, "title": {"type": "text"}, "body": {"type": "text"},
                "combined": {"type": "text"}, "dup_group": {"type": "keyword"}, "simhash": %s, "simhash_all": %s}}}""".formatted(PIPELINE, Fixtures.FP_MAPPING,
             Fixtures.FP_MAPPING));
-        // the one-line mappings this issue is about
+        // the one-line mappings users write
         rest.ok("PUT", "/" + TYPED, """
             {"settings": {"number_of_shards": 3, "number_of_replicas": 0},
              "mappings": {"properties": {"rank": {"type": "integer"}, "dup_group": {"type": "keyword"},

@@ -388,21 +388,19 @@ class HammingScriptIT {
     }
 
     /**
-     * Every JSON request in the README's script section runs as written, index and field names aside: here on this
-     * test's object-form index (ReadmeExamplesIT runs them on the README's own data and simhash field).
+     * Every JSON request of the script's documentation page runs as written, index and field names aside: here on this
+     * test's object-form index (ReadmeExamplesIT runs them on the documentation's own data and simhash field).
      */
     @Test
     void readmeExamplesRun() throws Exception {
         createCorpus();
-        String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
-        int start = readme.indexOf("## Hamming-distance script (`lang: simhash`)");
-        assertTrue(start >= 0, "README section missing");
-        String section = readme.substring(start, readme.indexOf("\n## ", start + 1));
+        String section = Files.readString(Path.of("docs/script.md"), StandardCharsets.UTF_8);
+        assertTrue(section.startsWith("# Hamming-distance script (`lang: simhash`)"), "docs/script.md has another title");
         Matcher m = Pattern.compile("```json\\n(POST|GET) [a-z-]+/_search\\n(.*?)```", Pattern.DOTALL).matcher(section);
         int examples = 0;
         while (m.find()) {
             if (!CompatTestNode.SCRIPT_RESCORER && m.group(2).contains("\"rescore\"")) {
-                examples++; // the README says the script rescorer needs Elasticsearch 9
+                examples++; // the page says the script rescorer needs Elasticsearch 9
                 continue;
             }
             Rest.Answer a = rest.call(m.group(1), "/" + INDEX + "/_search", m.group(2).replace("\"body.simhash\"", "\"simhash\""));

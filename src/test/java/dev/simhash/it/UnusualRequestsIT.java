@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 17: unusual but legitimate requests that used to get wrong answers. A fingerprint with a control character or
+ * Unusual but legitimate requests that used to get wrong answers. A fingerprint with a control character or
  * surrounding whitespace is a 400 naming [hash] wherever it is parsed; the report and the fold work on indices with a
  * small {@code index.max_result_window}; a fold with a point in time checks the mappings of the point in time's indices
  * only; script compile errors name [source]. Expected values come from the corpus, never from the plugin.
@@ -99,7 +99,7 @@ class UnusualRequestsIT {
             assert400Naming(rest.post("/" + FP_INDEX + "/_simhash/fold?field=simhash", toJson(Map.of("query", query))), "[hash]",
                 "fold query [" + shown + "]");
         }
-        // the NUL of the issue is shown in the message, not swallowed
+        // a NUL in the hash is shown in the message, not swallowed
         Rest.Answer nul = rest.post("/" + FP_INDEX + "/_search",
             toJson(Map.of("query", Map.of("simhash", Map.of("field", "simhash", "hash", STORED_HEX + "\u0000")))));
         assertTrue(nul.body().contains("got [" + STORED_HEX + "\\\\u0000]"), nul.toString());
