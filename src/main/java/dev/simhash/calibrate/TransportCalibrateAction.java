@@ -621,7 +621,7 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
         if (hash != null && !hash.keySet().stream().allMatch(UNMAPPED::equals)) {
             throw new IllegalArgumentException("[field] [" + field + "] is the object form of the simhash processor, which "
                 + "_simhash/calibrate does not support: it fingerprints edited copies with the options bound to a [simhash] field; map "
-                + "one (see the README, \"Migrating from the object form to the field type\") and calibrate that");
+                + "one (see docs/operations/upgrades.md, \"Migrating from the object form to the field type\") and calibrate that");
         }
         throw new IllegalArgumentException("[field] [" + field + "] is not mapped in the target indices; it must name a ["
             + SimHashFieldMapper.CONTENT_TYPE + "] field");

@@ -104,7 +104,7 @@ final class FingerprintMappings {
         Map<String, FieldCapabilities> hash = caps.getField(hashPath);
         if (hash == null || hash.keySet().stream().allMatch(UNMAPPED::equals)) {
             throw new IllegalArgumentException("[field] [" + field + "] is neither a [simhash] field nor a fingerprint object: [" + hashPath
-                + "] is not mapped in the target indices; map a [simhash] field as described in the README");
+                + "] is not mapped in the target indices; map a [simhash] field (docs/field-type.md)");
         }
         for (Map.Entry<String, FieldCapabilities> e : hash.entrySet()) {
             if (UNMAPPED.equals(e.getKey())) {
@@ -114,7 +114,7 @@ final class FingerprintMappings {
             if (!"long".equals(e.getKey()) || !e.getValue().isAggregatable()) {
                 throw new IllegalArgumentException("[field] [" + hashPath + "] must be mapped as [long] with doc values, found ["
                     + e.getKey() + ("long".equals(e.getKey()) ? " without doc values" : "") + "]" + where(e.getValue(), caps)
-                    + "; declare the fingerprint mapping described in the README");
+                    + "; declare the fingerprint mapping of docs/processor.md");
             }
         }
         return Fingerprints.of(field, false, Set.of());

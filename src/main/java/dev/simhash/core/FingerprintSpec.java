@@ -36,9 +36,9 @@ public final class FingerprintSpec {
 
     /** The algorithm versions of the fingerprint contract; a released version never changes. */
     public enum Version {
-        /** simhash-v1: features from an analyzer, optional shingles and a weighting; see README. */
+        /** simhash-v1: features from an analyzer, optional shingles and a weighting; see docs/spec/simhash-v1.md. */
         V1(SimHash.DEFAULT_MAX_DISTANCE, List.of(VERSION, ANALYZER, SHINGLE_SIZE, WEIGHTING, MIN_FEATURES, WEIGHTS)),
-        /** simhash-v2: fixed features (folded text, words and Han characters, unigrams and bigrams, binary weights); see README. */
+        /** simhash-v2: fixed features (folded text, words and Han characters, unigrams and bigrams, binary weights); see docs/spec/simhash-v2.md. */
         V2(SimHashV2.DEFAULT_MAX_DISTANCE, List.of(VERSION, MIN_FEATURES, WEIGHTS));
 
         private final int defaultMaxDistance;

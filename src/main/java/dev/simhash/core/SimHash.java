@@ -22,7 +22,7 @@ public final class SimHash {
     public static final int BLOCK_BITS = BITS / BLOCKS;
     /**
      * The default radius of the query, the fold and the report for simhash-v1 fingerprints: light edits of
-     * a long text move it about 3 bits (README, benchmarks).
+     * a long text move it about 3 bits (docs/benchmarks.md).
      */
     public static final int DEFAULT_MAX_DISTANCE = 3;
     /** Seed of the XXH3-64 feature hash. */

@@ -8,7 +8,7 @@ import java.util.OptionalLong;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The simhash-v2 fingerprint of text (see README, "The fingerprint: simhash-v2"): {@link CharFolding} (NFKC,
+ * The simhash-v2 fingerprint of text (its contract: docs/spec/simhash-v2.md): {@link CharFolding} (NFKC,
  * lowercase, traditional/variant Chinese to simplified), Unicode word tokens with one token per Han
  * character ({@link ScriptAwareTokenizer.Mode#HAN_CHARACTERS}), features = every token and every
  * pair of adjacent tokens, each distinct feature weight 1 however often it occurs (optionally times a per-feature weight such as an IDF),

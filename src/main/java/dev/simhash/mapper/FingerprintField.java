@@ -68,7 +68,7 @@ public record FingerprintField(String name, String docValuesField, BlockTermLayo
             || !hash.hasDocValues()) {
             throw new IllegalArgumentException("[field] [" + hashPath + "] must be mapped as [long] with doc values, found ["
                 + (hash == null ? "unmapped" : hash.typeName() + (hash.hasDocValues() ? "" : " without doc values"))
-                + "]: map a [simhash] field, or declare the fingerprint object described in the README");
+                + "]: map a [simhash] field, or declare the fingerprint object of docs/processor.md");
         }
         String[] blockFields = new String[SimHash.BLOCKS];
         for (int j = 0; j < SimHash.BLOCKS; j++) {
@@ -76,7 +76,7 @@ public record FingerprintField(String name, String docValuesField, BlockTermLayo
             if (!(blocks[j] instanceof KeywordFieldMapper.KeywordFieldType) || !blocks[j].isSearchable()) {
                 throw new IllegalArgumentException("[field] [" + blockFields[j] + "] must be mapped as an indexed [keyword], found ["
                     + (blocks[j] == null ? "unmapped" : blocks[j].typeName())
-                    + "]: map a [simhash] field, or declare the fingerprint object described in the README");
+                    + "]: map a [simhash] field, or declare the fingerprint object of docs/processor.md");
             }
         }
         return new FingerprintField(field, hash.name(), BlockTermLayout.hexFields(blockFields), null);

@@ -56,7 +56,7 @@ public class FingerprintFieldTest extends ESTestCase {
         MappedFieldType[] intHash = objectForm("fp");
         intHash[0] = new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.INTEGER);
         assertEquals("[field] [fp.hash] must be mapped as [long] with doc values, found [integer]: map a [simhash] field, or declare "
-            + "the fingerprint object described in the README",
+            + "the fingerprint object of docs/processor.md",
             expectThrows(IllegalArgumentException.class, () -> FingerprintField.resolve("fp", mapping(intHash))).getMessage());
         MappedFieldType[] numericBlock = objectForm("fp");
         numericBlock[3] = new NumberFieldMapper.NumberFieldType("fp.b2", NumberFieldMapper.NumberType.INTEGER);
