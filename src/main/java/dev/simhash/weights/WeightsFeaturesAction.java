@@ -120,54 +120,67 @@ public final class WeightsFeaturesAction {
         }
     }
 
-    /**
-     * {@link #READ}: answers only for the indices the table records, so that the privilege security checked is the one on
-     * the table's own source.
-     */
-    public static final class ReadTransport extends HandledTransportAction<Request, Response> {
+    /** Looks the named table up and answers it whole, unless {@link #refusal} says this action may not show it. */
+    private abstract static class TableTransport extends HandledTransportAction<Request, Response> {
         private final WeightsRegistry registry;
 
-        @Inject
-        public ReadTransport(TransportService transportService, ActionFilters actionFilters, WeightsRegistry registry) {
-            super(READ_NAME, transportService, actionFilters, Request::new, EsExecutors.DIRECT_EXECUTOR_SERVICE);
+        TableTransport(String name, TransportService transportService, ActionFilters actionFilters, WeightsRegistry registry) {
+            super(name, transportService, actionFilters, Request::new, EsExecutors.DIRECT_EXECUTOR_SERVICE);
             this.registry = registry;
         }
 
+        /** Why this action does not show table {@code t} for {@code request}, or null when it does. */
+        abstract Exception refusal(WeightsTable t, Request request);
+
         @Override
-        protected void doExecute(Task task, Request request, ActionListener<Response> listener) {
+        protected final void doExecute(Task task, Request request, ActionListener<Response> listener) {
             WeightsTable t = registry.get(request.name());
             if (t == null) {
                 listener.onFailure(DeleteWeightsAction.notFound(request.name()));
                 return;
             }
-            String[] source = sourceIndices(t);
-            if (source == null || !Arrays.equals(source, request.indices())) {
-                listener.onFailure(new IllegalArgumentException("[indices] table [" + request.name() + "] was not computed from "
-                    + Arrays.toString(request.indices()) + "; its features are shown to readers of its source index only"));
+            Exception refused = refusal(t, request);
+            if (refused != null) {
+                listener.onFailure(refused);
                 return;
             }
             listener.onResponse(new Response(t));
         }
     }
 
-    /** {@link #ADMIN}: any table, for {@code manage}. */
-    public static final class AdminTransport extends HandledTransportAction<Request, Response> {
-        private final WeightsRegistry registry;
+    /**
+     * {@link #READ}: answers only for the indices the table records, so that the privilege security checked is the one on
+     * the table's own source.
+     */
+    public static final class ReadTransport extends TableTransport {
 
         @Inject
-        public AdminTransport(TransportService transportService, ActionFilters actionFilters, WeightsRegistry registry) {
-            super(ADMIN_NAME, transportService, actionFilters, Request::new, EsExecutors.DIRECT_EXECUTOR_SERVICE);
-            this.registry = registry;
+        public ReadTransport(TransportService transportService, ActionFilters actionFilters, WeightsRegistry registry) {
+            super(READ_NAME, transportService, actionFilters, registry);
         }
 
         @Override
-        protected void doExecute(Task task, Request request, ActionListener<Response> listener) {
-            WeightsTable t = registry.get(request.name());
-            if (t == null) {
-                listener.onFailure(DeleteWeightsAction.notFound(request.name()));
-                return;
+        Exception refusal(WeightsTable t, Request request) {
+            String[] source = sourceIndices(t);
+            if (source == null || !Arrays.equals(source, request.indices())) {
+                return new IllegalArgumentException("[indices] table [" + request.name() + "] was not computed from "
+                    + Arrays.toString(request.indices()) + "; its features are shown to readers of its source index only");
             }
-            listener.onResponse(new Response(t));
+            return null;
+        }
+    }
+
+    /** {@link #ADMIN}: any table, for {@code manage}. */
+    public static final class AdminTransport extends TableTransport {
+
+        @Inject
+        public AdminTransport(TransportService transportService, ActionFilters actionFilters, WeightsRegistry registry) {
+            super(ADMIN_NAME, transportService, actionFilters, registry);
+        }
+
+        @Override
+        Exception refusal(WeightsTable t, Request request) {
+            return null;
         }
     }
 }
