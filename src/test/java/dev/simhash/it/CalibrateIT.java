@@ -1,6 +1,6 @@
 package dev.simhash.it;
 
-import dev.simhash.demo.DemoCorpus;
+import dev.simhash.it.support.DemoCorpus;
 import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;

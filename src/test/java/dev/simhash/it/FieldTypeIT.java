@@ -2,7 +2,7 @@ package dev.simhash.it;
 
 import dev.simhash.core.SimHash;
 import dev.simhash.core.SimHashV2;
-import dev.simhash.demo.DemoCorpus;
+import dev.simhash.it.support.DemoCorpus;
 import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;

@@ -2,6 +2,7 @@ package dev.simhash.demo;
 
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
+import dev.simhash.it.support.DemoCorpus;
 import dev.simhash.it.support.EsCluster;
 import dev.simhash.it.support.EsDistribution;
 import dev.simhash.it.support.RealNodes;

@@ -1,4 +1,4 @@
-package dev.simhash.demo;
+package dev.simhash.it.support;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The demo's sample corpus ({@code /demo/corpus.jsonl}): short Chinese and English news, support
+ * The sample corpus ({@code /demo/corpus.jsonl}) of the demo and the real-node tests: short Chinese and English news, support
  * tickets and product listings, some planted as groups of lightly edited copies, the rest unrelated.
  */
 public final class DemoCorpus {
@@ -52,7 +52,7 @@ public final class DemoCorpus {
         this.docs = Collections.unmodifiableMap(docs);
     }
 
-    /** Reads the corpus from the test class path. */
+    /** Reads the corpus from the class path (the harness carries it). */
     public static DemoCorpus load() {
         ObjectMapper json = new ObjectMapper();
         Map<String, Doc> docs = new LinkedHashMap<>();

@@ -1,11 +1,9 @@
-package dev.simhash.it;
+package dev.simhash.demo;
 
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.SimHashV2;
-import dev.simhash.demo.Demo;
-import dev.simhash.demo.DemoCorpus;
-import dev.simhash.demo.DemoIndex;
+import dev.simhash.it.support.DemoCorpus;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 

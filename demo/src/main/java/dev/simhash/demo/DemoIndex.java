@@ -1,6 +1,7 @@
 package dev.simhash.demo;
 
 import dev.simhash.core.SimHash;
+import dev.simhash.it.support.DemoCorpus;
 import dev.simhash.it.support.Rest;
 
 import java.util.ArrayList;
