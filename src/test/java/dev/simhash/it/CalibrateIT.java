@@ -1,9 +1,9 @@
 package dev.simhash.it;
 
-import dev.simhash.demo.DemoCorpus;
 import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
+import dev.simhash.it.support.SampleCorpus;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,14 +54,14 @@ class CalibrateIT {
     }
 
     /**
-     * The demo corpus plus texts made of 3 to 6 of its sentences of one language, picked at random (seeded): related
+     * The sample corpus plus texts made of 3 to 6 of its sentences of one language, picked at random (seeded): related
      * texts (shared sentences) and unrelated ones, as in real collections.
      */
     static List<Map<String, Object>> texts() {
-        List<DemoCorpus.Doc> demo = DemoCorpus.load().docs();
+        List<SampleCorpus.Doc> demo = SampleCorpus.load().docs();
         Map<String, List<String>> sentences = new LinkedHashMap<>();
         List<Map<String, Object>> out = new ArrayList<>();
-        for (DemoCorpus.Doc d : demo) {
+        for (SampleCorpus.Doc d : demo) {
             out.add(Map.of("id", d.id(), "lang", d.lang(), "title", d.kind() + " " + d.id(), "body", d.body()));
             for (String s : d.body().split("(?<=[。！？.!?])\\s*")) {
                 if (!s.isBlank()) {
@@ -237,7 +237,7 @@ class CalibrateIT {
         assertEquals("10%", edits.get(3).get("rate"));
         assertEquals(docs - 1, ((Number) edits.get(3).get("copies")).intValue());
         assertTrue(num(edits.get(3).get("mean_words_changed")) > num(edits.get(0).get("mean_words_changed")));
-        // the planted near-duplicates of the demo corpus are related pairs within a few bits
+        // the planted near-duplicates of the sample corpus are related pairs within a few bits
         assertTrue(((Number) byK.get(8).get("related_pairs_within")).intValue() >= 5, byK.get(8).toString());
     }
 

@@ -2,10 +2,10 @@ package dev.simhash.it;
 
 import dev.simhash.core.SimHash;
 import dev.simhash.core.SimHashV2;
-import dev.simhash.demo.DemoCorpus;
 import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
+import dev.simhash.it.support.SampleCorpus;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,7 +45,7 @@ class FieldTypeIT {
     static final String PIPELINE = "ft-object-pipeline";
 
     private final Rest rest;
-    private final List<DemoCorpus.Doc> docs = DemoCorpus.load().docs();
+    private final List<SampleCorpus.Doc> docs = SampleCorpus.load().docs();
     /** Fingerprints of the body (multi-field / processor) and of title + body (copy_to / processor on an array), by id. */
     private final Map<String, Long> body = new TreeMap<>();
     private final Map<String, Long> all = new TreeMap<>();
@@ -54,7 +54,7 @@ class FieldTypeIT {
         this.rest = rest;
     }
 
-    static String title(DemoCorpus.Doc d) {
+    static String title(SampleCorpus.Doc d) {
         return d.kind() + " " + d.lang() + " " + d.id().replaceAll("-[0-9]+$", "");
     }
 
@@ -79,7 +79,7 @@ class FieldTypeIT {
         StringBuilder typed = new StringBuilder();
         StringBuilder object = new StringBuilder();
         int rank = 0;
-        for (DemoCorpus.Doc d : docs) {
+        for (SampleCorpus.Doc d : docs) {
             String t = title(d);
             typed.append(toJson(Map.of("index", Map.of("_id", d.id())))).append('\n')
                 .append(toJson(ordered("rank", rank, "title", t, "body", d.body()))).append('\n');
@@ -93,7 +93,7 @@ class FieldTypeIT {
         assertEquals(Boolean.FALSE, objectBulk.at("errors"), () -> objectBulk.body().substring(0, Math.min(3000, objectBulk.body().length())));
         Map<String, Map<String, Object>> typedValues = docValues(TYPED, "body.simhash", "all_fp");
         Map<String, Map<String, Object>> objectValues = docValues(OBJECT, "simhash.hash", "simhash_all.hash");
-        for (DemoCorpus.Doc d : docs) {
+        for (SampleCorpus.Doc d : docs) {
             body.put(d.id(), SimHash.parse((String) typedValues.get(d.id()).get("body.simhash")));
             all.put(d.id(), SimHash.parse((String) typedValues.get(d.id()).get("all_fp")));
             assertEquals(((Number) objectValues.get(d.id()).get("simhash.hash")).longValue(), body.get(d.id()), d.id());
@@ -220,7 +220,7 @@ class FieldTypeIT {
     void hashQueryEqualsTheObjectFormAndBruteForce() {
         Random r = new Random(12);
         for (int i = 0; i < 12; i++) {
-            DemoCorpus.Doc d = docs.get(r.nextInt(docs.size()));
+            SampleCorpus.Doc d = docs.get(r.nextInt(docs.size()));
             for (int radius : new int[] { 0, 3, 8, 16 }) {
                 long h = body.get(d.id());
                 Map<String, Double> typed = hits(TYPED, ordered("field", "body.simhash", "hash", SimHash.toHex(h), "max_distance", radius), 1000);
@@ -237,13 +237,13 @@ class FieldTypeIT {
 
     @Test
     void textQueryUsesTheFieldsOwnOptions() {
-        for (DemoCorpus.TextQuery t : DemoCorpus.TEXT_QUERIES) {
+        for (SampleCorpus.TextQuery t : SampleCorpus.TEXT_QUERIES) {
             Map<String, Double> typed = hits(TYPED, ordered("field", "body.simhash", "text", t.text(), "max_distance", 12), 1000);
             // the object form does not know its version: the query says it
             Map<String, Double> object = hits(OBJECT, ordered("field", "simhash", "text", t.text(), "max_distance", 12, "version", "v2"), 1000);
             assertEquals(object, typed, t.text());
             assertFalse(typed.isEmpty(), "the pasted copy finds its story: " + t.text());
-            assertTrue(DemoCorpus.load().group(t.group()).containsAll(typed.keySet()), typed + " within group " + t.group());
+            assertTrue(SampleCorpus.load().group(t.group()).containsAll(typed.keySet()), typed + " within group " + t.group());
             // repeating the field's options is allowed
             assertEquals(typed, hits(TYPED, ordered("field", "body.simhash", "text", t.text(), "max_distance", 12, "version", "v2",
                 "min_features", 1), 1000));

@@ -1,13 +1,11 @@
-package dev.simhash.it;
+package dev.simhash.demo;
 
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.SimHashV2;
-import dev.simhash.demo.Demo;
-import dev.simhash.demo.DemoCorpus;
-import dev.simhash.demo.DemoIndex;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
+import dev.simhash.it.support.SampleCorpus;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +29,7 @@ class DemoCorpusIT {
     static final String INDEX = "demo-corpus-it";
 
     private final Rest rest;
-    private final DemoCorpus corpus = DemoCorpus.load();
+    private final SampleCorpus corpus = SampleCorpus.load();
     private final DemoIndex index;
 
     DemoCorpusIT(Rest rest) {
@@ -60,7 +58,7 @@ class DemoCorpusIT {
                 + groups + " and " + unrelated);
         }
         Map<String, Set<String>> found = index.nearDuplicatesOfEach(corpus);
-        for (DemoCorpus.Doc d : corpus.docs()) {
+        for (SampleCorpus.Doc d : corpus.docs()) {
             assertEquals(corpus.expectedNearDuplicates(d.id()), found.get(d.id()), d.id() + " at max_distance " + DemoIndex.MAX_DISTANCE);
         }
     }
@@ -78,19 +76,19 @@ class DemoCorpusIT {
 
     @Test
     void freeTextQueriesFindTheirPlantedGroup() {
-        for (DemoCorpus.TextQuery q : DemoCorpus.TEXT_QUERIES) {
+        for (SampleCorpus.TextQuery q : SampleCorpus.TEXT_QUERIES) {
             Set<String> ids = new LinkedHashSet<>();
             index.search(index.textQuery(q.text())).forEach(h -> ids.add(h.id()));
             assertEquals(corpus.group(q.group()), ids, q.lang() + ": " + q.text());
         }
-        assertEquals(Set.of("zh", "en"), Set.copyOf(DemoCorpus.TEXT_QUERIES.stream().map(DemoCorpus.TextQuery::lang).toList()));
+        assertEquals(Set.of("zh", "en"), Set.copyOf(SampleCorpus.TEXT_QUERIES.stream().map(SampleCorpus.TextQuery::lang).toList()));
     }
 
     /** The demo's fold searches, at the field's default radius, fold planted copies and nothing unrelated, in both languages. */
     @Test
     void foldingShowsEachPlantedGroupOnce() {
         int foldedTotal = 0;
-        for (DemoCorpus.TextQuery q : DemoCorpus.FOLD_QUERIES) {
+        for (SampleCorpus.TextQuery q : SampleCorpus.FOLD_QUERIES) {
             Map<String, Object> body = DemoIndex.matchQuery(q.text(), 8);
             List<DemoIndex.Ranked> plain = index.ranked(body, false);
             List<DemoIndex.Ranked> folded = index.ranked(body, true);
@@ -114,8 +112,8 @@ class DemoCorpusIT {
         Map<String, Long> fp = index.fingerprints();
         int radius = FingerprintSpec.LATEST.defaultMaxDistance();
         int plantedWithin = 0;
-        for (DemoCorpus.Doc a : corpus.docs()) {
-            for (DemoCorpus.Doc b : corpus.docs()) {
+        for (SampleCorpus.Doc a : corpus.docs()) {
+            for (SampleCorpus.Doc b : corpus.docs()) {
                 if (a.id().compareTo(b.id()) < 0 && SimHash.distance(fp.get(a.id()), fp.get(b.id())) <= radius) {
                     assertTrue(a.group() != null && a.group().equals(b.group()), a.id() + " and " + b.id() + " within " + radius);
                     plantedWithin++;
@@ -129,7 +127,7 @@ class DemoCorpusIT {
     void theShowcasedDocumentsHaveCopiesInBothLanguages() {
         Set<String> langs = new LinkedHashSet<>();
         for (String id : Demo.SHOWCASE) {
-            DemoCorpus.Doc d = corpus.doc(id);
+            SampleCorpus.Doc d = corpus.doc(id);
             if (d.group() != null) {
                 langs.add(d.lang());
             }

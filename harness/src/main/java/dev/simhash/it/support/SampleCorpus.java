@@ -1,4 +1,4 @@
-package dev.simhash.demo;
+package dev.simhash.it.support;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -16,13 +16,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The demo's sample corpus ({@code /demo/corpus.jsonl}): short Chinese and English news, support
+ * The sample corpus ({@code sample-corpus.jsonl}) the real-node tests and the demo share: short Chinese and English news, support
  * tickets and product listings, some planted as groups of lightly edited copies, the rest unrelated.
  */
-public final class DemoCorpus {
+public final class SampleCorpus {
 
     /** The resource the documents are read from, one JSON object per line. */
-    public static final String RESOURCE = "/demo/corpus.jsonl";
+    public static final String RESOURCE = "/dev/simhash/it/support/sample-corpus.jsonl";
 
     /**
      * Free texts the demo searches with, each a pasted copy of a planted story with a few edits and a
@@ -48,15 +48,15 @@ public final class DemoCorpus {
 
     private final Map<String, Doc> docs;
 
-    private DemoCorpus(Map<String, Doc> docs) {
+    private SampleCorpus(Map<String, Doc> docs) {
         this.docs = Collections.unmodifiableMap(docs);
     }
 
-    /** Reads the corpus from the test class path. */
-    public static DemoCorpus load() {
+    /** Reads the corpus from the class path (the harness carries it). */
+    public static SampleCorpus load() {
         ObjectMapper json = new ObjectMapper();
         Map<String, Doc> docs = new LinkedHashMap<>();
-        try (InputStream in = DemoCorpus.class.getResourceAsStream(RESOURCE)) {
+        try (InputStream in = SampleCorpus.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException(RESOURCE + " is not on the class path");
             }
@@ -73,7 +73,7 @@ public final class DemoCorpus {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);
         }
-        return new DemoCorpus(docs);
+        return new SampleCorpus(docs);
     }
 
     /** All documents, in file order. */

@@ -2,6 +2,7 @@ package dev.simhash.demo;
 
 import dev.simhash.core.SimHash;
 import dev.simhash.it.support.Rest;
+import dev.simhash.it.support.SampleCorpus;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,9 +63,9 @@ public final class DemoIndex {
     }
 
     /** Indexes every document of the corpus with one {@code _bulk} request (the field type fingerprints them as they are indexed). */
-    public void load(DemoCorpus corpus) {
+    public void load(SampleCorpus corpus) {
         StringBuilder ndjson = new StringBuilder();
-        for (DemoCorpus.Doc d : corpus.docs()) {
+        for (SampleCorpus.Doc d : corpus.docs()) {
             Map<String, Object> source = new LinkedHashMap<>();
             source.put("lang", d.lang());
             source.put("kind", d.kind());
@@ -161,9 +162,9 @@ public final class DemoIndex {
     }
 
     /** For every document of the corpus, the ids its {@link #likeQuery} finds (itself included). */
-    public Map<String, Set<String>> nearDuplicatesOfEach(DemoCorpus corpus) {
+    public Map<String, Set<String>> nearDuplicatesOfEach(SampleCorpus corpus) {
         Map<String, Set<String>> found = new LinkedHashMap<>();
-        for (DemoCorpus.Doc d : corpus.docs()) {
+        for (SampleCorpus.Doc d : corpus.docs()) {
             Set<String> ids = new LinkedHashSet<>();
             search(likeQuery(d.id())).forEach(h -> ids.add(h.id()));
             found.put(d.id(), ids);

@@ -1,8 +1,7 @@
-package dev.simhash.it;
+package dev.simhash.soak;
 
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
-import dev.simhash.soak.Soak;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -6,6 +6,7 @@ import dev.simhash.it.support.EsCluster;
 import dev.simhash.it.support.EsDistribution;
 import dev.simhash.it.support.RealNodes;
 import dev.simhash.it.support.Rest;
+import dev.simhash.it.support.SampleCorpus;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -84,7 +85,7 @@ public final class Demo {
             writeState(stateFile, cluster, url);
             Rest rest = cluster.rest();
             out.println(Step.PREFIX + "node " + url + " is green: " + describeNode(rest));
-            DemoCorpus corpus = DemoCorpus.load();
+            SampleCorpus corpus = SampleCorpus.load();
             DemoIndex index = new DemoIndex(rest, INDEX);
             long zh = corpus.docs().stream().filter(d -> d.lang().equals("zh")).count();
             step.run(String.format(Locale.ROOT, "loading %d documents (%d Chinese, %d English) into index %s",
@@ -151,11 +152,11 @@ public final class Demo {
         out.println("== " + title + " ==");
     }
 
-    private void showDocuments(DemoCorpus corpus, DemoIndex index, Map<String, Long> fingerprints) {
+    private void showDocuments(SampleCorpus corpus, DemoIndex index, Map<String, Long> fingerprints) {
         heading("Near-duplicates of indexed documents: \"simhash\" query with \"like\", max_distance " + DemoIndex.MAX_DISTANCE);
         out.println("d = Hamming distance of the 64-bit fingerprints (0: the same words), score = (64 - d) / 64; then how the hit's text differs");
         for (String id : SHOWCASE) {
-            DemoCorpus.Doc doc = corpus.doc(id);
+            SampleCorpus.Doc doc = corpus.doc(id);
             out.println();
             out.println(id + "  " + Columns.truncate(doc.body(), SNIPPET_COLUMNS));
             List<DemoIndex.Hit> hits = index.search(index.likeQuery(id)).stream().filter(h -> !h.id().equals(id)).toList();
@@ -172,7 +173,7 @@ public final class Demo {
 
     private void showTexts(DemoIndex index) {
         heading("Near-duplicates of a free text: \"simhash\" query with \"text\" (fingerprinted on the node with the field's options)");
-        for (DemoCorpus.TextQuery q : DemoCorpus.TEXT_QUERIES) {
+        for (SampleCorpus.TextQuery q : SampleCorpus.TEXT_QUERIES) {
             out.println();
             out.println(q.lang() + " text: " + Columns.truncate(q.text(), SNIPPET_COLUMNS));
             printHits(index.search(index.textQuery(q.text())), q.text());
@@ -181,7 +182,7 @@ public final class Demo {
 
     private void showFolding(DemoIndex index) {
         heading("Folding near-duplicates in a result list: the same search without and with _simhash/fold");
-        for (DemoCorpus.TextQuery q : DemoCorpus.FOLD_QUERIES) {
+        for (SampleCorpus.TextQuery q : SampleCorpus.FOLD_QUERIES) {
             Map<String, Object> body = DemoIndex.matchQuery(q.text(), 8);
             out.println();
             out.println(q.lang() + " search (match on body): " + q.text());
@@ -209,15 +210,15 @@ public final class Demo {
     }
 
     /** Prints the distances that justify the radius, measured on the stored fingerprints, and checks every document. */
-    private void explainDistance(DemoCorpus corpus, DemoIndex index, Map<String, Long> fp) {
+    private void explainDistance(SampleCorpus corpus, DemoIndex index, Map<String, Long> fp) {
         heading("Why max_distance " + DemoIndex.MAX_DISTANCE);
-        List<DemoCorpus.Doc> docs = corpus.docs();
+        List<SampleCorpus.Doc> docs = corpus.docs();
         List<Integer> planted = new ArrayList<>();
         List<Integer> unrelated = new ArrayList<>();
         for (int i = 0; i < docs.size(); i++) {
             for (int j = i + 1; j < docs.size(); j++) {
-                DemoCorpus.Doc a = docs.get(i);
-                DemoCorpus.Doc b = docs.get(j);
+                SampleCorpus.Doc a = docs.get(i);
+                SampleCorpus.Doc b = docs.get(j);
                 int d = SimHash.distance(fp.get(a.id()), fp.get(b.id()));
                 if (a.group() != null && a.group().equals(b.group())) {
                     planted.add(d);
@@ -237,7 +238,7 @@ public final class Demo {
             planted.stream().filter(d -> d <= defaultRadius).count(), planted.size(), unrelated.stream().filter(d -> d <= defaultRadius).count()));
         int wrong = 0;
         Map<String, Set<String>> found = index.nearDuplicatesOfEach(corpus);
-        for (DemoCorpus.Doc d : docs) {
+        for (SampleCorpus.Doc d : docs) {
             if (!found.get(d.id()).equals(corpus.expectedNearDuplicates(d.id()))) {
                 wrong++;
                 out.println("  ! " + d.id() + ": found " + found.get(d.id()) + ", planted " + corpus.expectedNearDuplicates(d.id()));
