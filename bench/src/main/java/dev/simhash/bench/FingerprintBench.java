@@ -209,8 +209,8 @@ public final class FingerprintBench {
             return x;
         });
         // pre-hashed distinct features with binary (v2) / tf / log_tf weights: the accumulation as FeatureBag drives it, the
-        // accumulator of before issue 15 (64 double sums, one addition per bit per feature) beside the current one
-        BeforeIssue15Accumulator before = new BeforeIssue15Accumulator();
+        // the earlier accumulator (64 double sums, one addition per bit per feature) beside the current one
+        DoubleSumAccumulator before = new DoubleSumAccumulator();
         String[] weighting = {"binary (v2)", "tf", "log_tf", "log_tf*idf-like"};
         double[][][] weightsOf = {binaryWeights, tfWeights, logTfWeights, tfIdfWeights};
         for (int k = 0; k < weighting.length; k++) {
@@ -243,7 +243,7 @@ public final class FingerprintBench {
         cases.put("tokenizer: standard + lowercase", () -> consume(std, docs));
         inputs.put("tokenizer: smartcn + lowercase + stop (default)", "text");
         cases.put("tokenizer: smartcn + lowercase + stop (default)", () -> consume(def, docs));
-        // simhash-v2 (issue 11's default): folding, then Unicode words / Han characters, unigrams + bigrams, binary weights
+        // simhash-v2 (the field type's default): folding, then Unicode words / Han characters, unigrams + bigrams, binary weights
         TextFingerprinter fpV2 = TextFingerprinter.v2(1);
         inputs.put("v2 step 1: CharFolding (NFKC, lowercase, fold)", "text");
         cases.put("v2 step 1: CharFolding (NFKC, lowercase, fold)", () -> {
@@ -392,7 +392,7 @@ public final class FingerprintBench {
         return x;
     }
 
-    private static long accumulate(BeforeIssue15Accumulator acc, long[][] hashes, double[][] weights) {
+    private static long accumulate(DoubleSumAccumulator acc, long[][] hashes, double[][] weights) {
         long x = 0;
         for (int d = 0; d < hashes.length; d++) {
             long[] hs = hashes[d];

@@ -127,7 +127,7 @@ final class Report {
             }
         }
         if (indexing != null) {
-            // issue 15: the field type with v2 defaults >= 0.8x plain on English, >= 0.6x on Chinese; the pipeline at most 0.1 below
+            // targets: the field type with v2 defaults >= 0.8x plain on English, >= 0.6x on Chinese; the pipeline at most 0.1 below
             for (IndexingBench.Result r : indexing.results) {
                 IndexingBench.Result plain = plainOf(r.corpus());
                 boolean field = r.variant().equals(IndexingBench.FIELD_V2);
@@ -187,7 +187,7 @@ final class Report {
                 .append("features the hashes stand for), or of the text for tokenizers. \"pre-hashed distinct\" cases feed each document's ")
                 .append("distinct features once, with their tf or log_tf weight (precomputed), as FeatureBag does, and count ns per distinct ")
                 .append("feature; hash4j has no weights and sees each distinct feature once (binary weighting). \"before #15\" is the ")
-                .append("accumulator before issue 15 (64 double sums), timed in the same run. Bytes allocated per document: this thread's ")
+                .append("earlier accumulator (64 double sums), timed in the same run. Bytes allocated per document: this thread's ")
                 .append("allocation counter (ThreadMXBean) over the timed passes. Median of ").append(o.fpPasses()).append(" interleaved passes.\n\n");
             md.append("| corpus | case | input | MB/s | docs/s | ns per feature | bytes allocated per doc |\n| --- | --- | --- | --- | --- | --- | --- |\n");
             for (FingerprintBench.Result r : fingerprint.results) {

@@ -1,11 +1,11 @@
 package dev.simhash.bench;
 
 /**
- * The accumulation step as it was before issue 15 (64 double sums, one addition per bit per
+ * The accumulation step as it was before the bulk accumulator (64 double sums, one addition per bit per
  * feature), kept in the bench only to time the current {@code SimHashAccumulator} side by side
  * with it in one run.
  */
-final class BeforeIssue15Accumulator {
+final class DoubleSumAccumulator {
 
     private final double[] sums = new double[64];
 
