@@ -173,9 +173,11 @@ public final class SimHashFieldMapper extends FieldMapper {
                 fingerprinter = spec.fingerprinter(this::indexAnalyzer, "the index", weightsRegistry);
                 if (weightsRegistry == null || weightsRegistry.recovered()) {
                     // a missing table is refused when the mapping is put; mappings read while the node starts (before the
-                    // cluster state is recovered) look their table up when a document is indexed. A recovered field whose
-                    // table is another one now is refused when it fingerprints: refusing here would fail the index
-                    (recovery ? named : spec).resolveWeights(weightsRegistry);
+                    // cluster state is recovered) look their table up when a document is indexed. A field whose table is
+                    // another one now (e.g. restored from a snapshot) is refused when it fingerprints, never here: a mapping
+                    // is also built when a shard is allocated or restored, and some lines do not tell that apart from a
+                    // put, so refusing here could leave the index without its shards
+                    named.resolveWeights(weightsRegistry);
                 }
             } else {
                 for (Parameter<?> p : List.of(analyzer, shingleSize, weighting, minFeatures, weights, weightsDigest)) {

@@ -163,13 +163,16 @@ class WeightsGuardsIT {
         assertNotTheFieldsTable(admin.put("/digest-src/_doc/2?refresh=true", toJson(Map.of("body", TEXT))));
         assertNotTheFieldsTable(admin.post("/digest-src/_search", query));
         assertEquals(1, ((Number) admin.ok("POST", "/digest-src/_count", null).at("count")).intValue());
-        // nor is the field moved to the other table by putting its mapping again
-        assertNotTheFieldsTable(admin.put("/digest-src/_mapping", sameMapping));
+        // nor is the field moved to the other table by putting its mapping again: it keeps its digest and still refuses
+        admin.ok("PUT", "/digest-src/_mapping", sameMapping);
         assertEquals(first, admin.ok("GET", "/digest-src/_mapping", null)
             .at("digest-src.mappings.properties.body.fields.simhash.weights_digest"));
+        assertNotTheFieldsTable(admin.put("/digest-src/_doc/3?refresh=true", toJson(Map.of("body", TEXT))));
 
-        // a mapping naming a digest that is not the table's
-        assertNotTheFieldsTable(admin.put("/digest-stale", weightedMapping(", \"weights_digest\": \"" + first + "\"")));
+        // a mapping naming a digest that is not the table's: its documents are refused, not fingerprinted with this table
+        admin.ok("PUT", "/digest-stale", weightedMapping(", \"weights_digest\": \"" + first + "\""));
+        assertNotTheFieldsTable(admin.put("/digest-stale/_doc/1?refresh=true", toJson(Map.of("body", TEXT))));
+        admin.ok("DELETE", "/digest-stale", null);
         // a field made now records the table it gets
         admin.ok("PUT", "/digest-new", weightedMapping(""));
         assertEquals(second, admin.ok("GET", "/digest-new/_mapping", null)
