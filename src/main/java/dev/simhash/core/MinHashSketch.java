@@ -1,0 +1,243 @@
+package dev.simhash.core;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The minhash-v1 similarity sketch of text (its contract: docs/spec/minhash-v1.md): a one-permutation
+ * MinHash (Li, Owen &amp; Zhang 2012) with optimal densification (Shrivastava 2017) over the text's
+ * shingles, keeping {@code bitsPerBin} bits of each bin's minimum (b-bit minwise hashing, Li &amp; König
+ * 2010). Two sketches estimate the Jaccard similarity of the two texts' shingle sets; it is the second,
+ * more precise check of the candidates a simhash fingerprint finds.
+ *
+ * <p>Shingles are {@code shingleSize} consecutive simhash-v2 tokens ({@link SimHashV2#tokens}: folded
+ * text, Unicode words, one token per Han character); a text with fewer tokens is one shingle. Token
+ * hash: XXH3-64, seed 0, of the token's UTF-8 bytes (the feature hash of simhash-v1); shingle hash:
+ * {@code h = SEED; for each token t: h = mix(h ^ hash(t)) }, then {@code mix(h + count)}. Bin: the top
+ * {@code log2(bins)} bits of the shingle hash; the remaining bits are minimised. An empty bin takes the
+ * minimum of the first non-empty bin of its probe sequence {@code mix(EMPTY_SEED + bin * GOLDEN + attempt)}.
+ * A bin's stored bits are the low {@code bitsPerBin} bits of {@code mix(min + bin * GOLDEN)}.
+ * Thread-safe; no state.
+ */
+public final class MinHashSketch {
+
+    /** Name and version of the released sketch. */
+    public static final String ALGORITHM = "minhash-v1";
+
+    /** The released parameters of minhash-v1. Never changes once released: a new version gets a new name. */
+    public static final MinHashSketch V1 = new MinHashSketch(5, 512, 1);
+
+    /** Bytes of a stored sketch of minhash-v1. */
+    public static final int BYTES = 64;
+
+    static final long SEED = 0x6D696E686173682DL; // "minhash-"
+    static final long EMPTY_SEED = 0x64656E7369667921L; // "densify!"
+    static final long GOLDEN = 0x9E3779B97F4A7C15L;
+
+    private final int shingleSize;
+    private final int bins;
+    private final int binBits;
+    private final int bitsPerBin;
+
+    /**
+     * A sketch with other parameters than the released one, for measurement.
+     *
+     * @param shingleSize tokens per shingle, 1..16
+     * @param bins        a power of two, 2..65536
+     * @param bitsPerBin  1, 2, 4, 8, 16 or 32
+     */
+    public MinHashSketch(int shingleSize, int bins, int bitsPerBin) {
+        if (shingleSize < 1 || shingleSize > 16 || bins < 2 || bins > 65536 || Integer.bitCount(bins) != 1
+            || (bitsPerBin != 1 && bitsPerBin != 2 && bitsPerBin != 4 && bitsPerBin != 8 && bitsPerBin != 16 && bitsPerBin != 32)) {
+            throw new IllegalArgumentException("bad sketch parameters: shingle " + shingleSize + ", bins " + bins + ", bits " + bitsPerBin);
+        }
+        this.shingleSize = shingleSize;
+        this.bins = bins;
+        this.binBits = Integer.numberOfTrailingZeros(bins);
+        this.bitsPerBin = bitsPerBin;
+    }
+
+    public int shingleSize() {
+        return shingleSize;
+    }
+
+    public int bins() {
+        return bins;
+    }
+
+    public int bitsPerBin() {
+        return bitsPerBin;
+    }
+
+    /** Bytes of one sketch. */
+    public int bytes() {
+        return (bins * bitsPerBin + 7) / 8;
+    }
+
+    /** The sketch of one or more texts read as one token sequence, or null when they have no token. */
+    public byte[] sketch(Iterable<String> texts) {
+        java.util.ArrayList<String> tokens = new java.util.ArrayList<>();
+        for (String t : texts) {
+            if (t != null) {
+                tokens.addAll(SimHashV2.tokens(t));
+            }
+        }
+        return sketchOfTokens(tokens);
+    }
+
+    /** The sketch of a text, or null when it has no token. */
+    public byte[] sketch(String text) {
+        return sketch(List.of(text));
+    }
+
+    /** The sketch of a token sequence (already folded and tokenized as simhash-v2 does), or null when it is empty. */
+    public byte[] sketchOfTokens(List<String> tokens) {
+        long[] shingles = shingleHashes(tokens);
+        return shingles.length == 0 ? null : sketchOfShingles(shingles);
+    }
+
+    /** The hashes of the shingles of a token sequence, in order (repeats kept); none for no token. */
+    public long[] shingleHashes(List<String> tokens) {
+        int n = tokens.size();
+        if (n == 0) {
+            return new long[0];
+        }
+        long[] th = new long[n];
+        for (int i = 0; i < n; i++) {
+            th[i] = SimHash.featureHash(tokens.get(i));
+        }
+        int w = Math.min(shingleSize, n);
+        long[] out = new long[n - w + 1];
+        for (int s = 0; s < out.length; s++) {
+            long h = SEED;
+            for (int i = s; i < s + w; i++) {
+                h = mix(h ^ th[i]);
+            }
+            out[s] = mix(h + w);
+        }
+        return out;
+    }
+
+    /** The sketch of a non-empty set of shingle hashes (repeats allowed). */
+    public byte[] sketchOfShingles(long[] shingles) {
+        if (shingles.length == 0) {
+            throw new IllegalArgumentException("no shingle");
+        }
+        long[] min = new long[bins];
+        Arrays.fill(min, -1L); // unsigned max: no value yet
+        long valueMask = binBits == 0 ? -1L : (-1L >>> binBits);
+        for (long h : shingles) {
+            int bin = (int) (h >>> (64 - binBits));
+            long v = h & valueMask;
+            if (Long.compareUnsigned(v, min[bin]) < 0) {
+                min[bin] = v;
+            }
+        }
+        boolean[] empty = new boolean[bins];
+        for (int i = 0; i < bins; i++) {
+            empty[i] = min[i] == -1L;
+        }
+        long[] filled = min.clone();
+        for (int i = 0; i < bins; i++) {
+            if (empty[i]) {
+                for (long attempt = 0;; attempt++) {
+                    int j = (int) (mix(EMPTY_SEED + i * GOLDEN + attempt) >>> (64 - binBits));
+                    if (!empty[j]) {
+                        filled[i] = min[j];
+                        break;
+                    }
+                }
+            }
+        }
+        byte[] out = new byte[bytes()];
+        long mask = bitsPerBin == 64 ? -1L : (1L << bitsPerBin) - 1;
+        for (int i = 0; i < bins; i++) {
+            long bits = mix(filled[i] + i * GOLDEN) & mask;
+            writeBits(out, i * bitsPerBin, bitsPerBin, bits);
+        }
+        return out;
+    }
+
+    /** The estimated Jaccard similarity of the shingle sets of two sketches of these parameters, in [0, 1]. */
+    public double similarity(byte[] a, int aOffset, byte[] b, int bOffset) {
+        int equal = equalBins(a, aOffset, b, bOffset);
+        double match = equal / (double) bins;
+        double chance = Math.pow(2, -bitsPerBin);
+        double j = (match - chance) / (1 - chance);
+        return Math.max(0, Math.min(1, j));
+    }
+
+    public double similarity(byte[] a, byte[] b) {
+        return similarity(a, 0, b, 0);
+    }
+
+    /** How many bins of the two sketches hold equal bits. */
+    public int equalBins(byte[] a, int aOffset, byte[] b, int bOffset) {
+        if (bitsPerBin == 1) {
+            int len = bytes();
+            int diff = 0;
+            int i = 0;
+            for (; i + 8 <= len; i += 8) {
+                diff += Long.bitCount(readLong(a, aOffset + i) ^ readLong(b, bOffset + i));
+            }
+            for (; i < len; i++) {
+                diff += Integer.bitCount((a[aOffset + i] ^ b[bOffset + i]) & 0xFF);
+            }
+            return bins - diff;
+        }
+        int equal = 0;
+        for (int i = 0; i < bins; i++) {
+            if (readBits(a, aOffset, i * bitsPerBin, bitsPerBin) == readBits(b, bOffset, i * bitsPerBin, bitsPerBin)) {
+                equal++;
+            }
+        }
+        return equal;
+    }
+
+    /** The smallest number of equal bins at which {@link #similarity} is at least {@code threshold}. */
+    public int equalBinsFor(double threshold) {
+        for (int e = 0; e <= bins; e++) {
+            double match = e / (double) bins;
+            double chance = Math.pow(2, -bitsPerBin);
+            if ((match - chance) / (1 - chance) >= threshold) {
+                return e;
+            }
+        }
+        return bins + 1;
+    }
+
+    static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    private static long readLong(byte[] b, int off) {
+        long v = 0;
+        for (int i = 7; i >= 0; i--) {
+            v = (v << 8) | (b[off + i] & 0xFFL);
+        }
+        return v;
+    }
+
+    /** Bits are packed little-endian: bin i's bits start at bit i * bitsPerBin, bit k of the stream is bit k % 8 of byte k / 8. */
+    private static void writeBits(byte[] out, int bitOffset, int count, long bits) {
+        for (int k = 0; k < count; k++) {
+            if (((bits >>> k) & 1) != 0) {
+                int p = bitOffset + k;
+                out[p >>> 3] |= (byte) (1 << (p & 7));
+            }
+        }
+    }
+
+    private static long readBits(byte[] in, int off, int bitOffset, int count) {
+        long v = 0;
+        for (int k = 0; k < count; k++) {
+            int p = bitOffset + k;
+            if ((in[off + (p >>> 3)] & (1 << (p & 7))) != 0) {
+                v |= 1L << k;
+            }
+        }
+        return v;
+    }
+}
