@@ -27,8 +27,11 @@ public final class MinHashSketch {
     /** The released parameters of minhash-v1. Never changes once released: a new version gets a new name. */
     public static final MinHashSketch V1 = new MinHashSketch(5, 512, 1);
 
-    /** Bytes of a stored sketch of minhash-v1. */
-    public static final int BYTES = 64;
+    /**
+     * The {@code min_similarity} used when a request on a field with this sketch gives neither a radius nor a threshold:
+     * pairs that share at least this share of their shingles (estimated Jaccard similarity).
+     */
+    public static final double DEFAULT_MIN_SIMILARITY = 0.8;
 
     static final long SEED = 0x6D696E686173682DL; // "minhash-"
     static final long EMPTY_SEED = 0x64656E7369667921L; // "densify!"
@@ -92,8 +95,88 @@ public final class MinHashSketch {
 
     /** The sketch of a token sequence (already folded and tokenized as simhash-v2 does), or null when it is empty. */
     public byte[] sketchOfTokens(List<String> tokens) {
-        long[] shingles = shingleHashes(tokens);
-        return shingles.length == 0 ? null : sketchOfShingles(shingles);
+        Accumulator a = accumulator();
+        a.add(tokens);
+        return a.sketch();
+    }
+
+    /** A new accumulator: texts added one after the other are one token sequence (shingles span their boundaries). */
+    public Accumulator accumulator() {
+        return new Accumulator();
+    }
+
+    /**
+     * The bins' minima of a token sequence that arrives in parts (the values of an array field, several {@code copy_to}
+     * sources): the sketch of everything added so far, equal to the sketch of all tokens at once. Not thread-safe.
+     */
+    public final class Accumulator {
+        private final long[] min = new long[bins];
+        /** Hashes of the last {@code shingleSize - 1} tokens (all tokens while there are fewer than {@code shingleSize}). */
+        private final long[] recent = new long[shingleSize];
+        private long tokens;
+
+        private Accumulator() {
+            Arrays.fill(min, -1L); // unsigned max: no value yet
+        }
+
+        /** Adds the tokens of one more text (as {@link SimHashV2#tokens} gives them). */
+        public void add(List<String> more) {
+            for (String t : more) {
+                addToken(SimHash.featureHash(t));
+            }
+        }
+
+        /** Adds the text's tokens. */
+        public void addText(String text) {
+            add(SimHashV2.tokens(text));
+        }
+
+        private void addToken(long hash) {
+            int w = shingleSize;
+            recent[(int) (tokens % w)] = hash;
+            tokens++;
+            if (tokens >= w) {
+                // the shingle of the last w tokens, oldest first
+                long h = SEED;
+                for (long i = tokens - w; i < tokens; i++) {
+                    h = mix(h ^ recent[(int) (i % w)]);
+                }
+                addShingle(mix(h + w));
+            }
+        }
+
+        private void addShingle(long h) {
+            int bin = (int) (h >>> (64 - binBits));
+            long v = h & (-1L >>> binBits);
+            if (Long.compareUnsigned(v, min[bin]) < 0) {
+                min[bin] = v;
+            }
+        }
+
+        /** Whether any token was added. */
+        public boolean isEmpty() {
+            return tokens == 0;
+        }
+
+        /** The sketch of all tokens added so far, or null when there is none. */
+        public byte[] sketch() {
+            if (tokens == 0) {
+                return null;
+            }
+            if (tokens < shingleSize) {
+                // fewer tokens than a shingle: the whole sequence is the one shingle
+                long h = SEED;
+                for (int i = 0; i < tokens; i++) {
+                    h = mix(h ^ recent[i]);
+                }
+                long[] saved = min.clone();
+                addShingle(mix(h + tokens));
+                byte[] out = finish(min);
+                System.arraycopy(saved, 0, min, 0, bins);
+                return out;
+            }
+            return finish(min);
+        }
     }
 
     /** The hashes of the shingles of a token sequence, in order (repeats kept); none for no token. */
@@ -124,8 +207,8 @@ public final class MinHashSketch {
             throw new IllegalArgumentException("no shingle");
         }
         long[] min = new long[bins];
-        Arrays.fill(min, -1L); // unsigned max: no value yet
-        long valueMask = binBits == 0 ? -1L : (-1L >>> binBits);
+        Arrays.fill(min, -1L);
+        long valueMask = -1L >>> binBits;
         for (long h : shingles) {
             int bin = (int) (h >>> (64 - binBits));
             long v = h & valueMask;
@@ -133,16 +216,17 @@ public final class MinHashSketch {
                 min[bin] = v;
             }
         }
-        boolean[] empty = new boolean[bins];
-        for (int i = 0; i < bins; i++) {
-            empty[i] = min[i] == -1L;
-        }
+        return finish(min);
+    }
+
+    /** Densifies the bins' minima (at least one bin set) and keeps {@code bitsPerBin} bits of each. */
+    private byte[] finish(long[] min) {
         long[] filled = min.clone();
         for (int i = 0; i < bins; i++) {
-            if (empty[i]) {
+            if (min[i] == -1L) {
                 for (long attempt = 0;; attempt++) {
                     int j = (int) (mix(EMPTY_SEED + i * GOLDEN + attempt) >>> (64 - binBits));
-                    if (!empty[j]) {
+                    if (min[j] != -1L) {
                         filled[i] = min[j];
                         break;
                     }
@@ -150,10 +234,9 @@ public final class MinHashSketch {
             }
         }
         byte[] out = new byte[bytes()];
-        long mask = bitsPerBin == 64 ? -1L : (1L << bitsPerBin) - 1;
+        long mask = (1L << bitsPerBin) - 1;
         for (int i = 0; i < bins; i++) {
-            long bits = mix(filled[i] + i * GOLDEN) & mask;
-            writeBits(out, i * bitsPerBin, bitsPerBin, bits);
+            writeBits(out, i * bitsPerBin, bitsPerBin, mix(filled[i] + i * GOLDEN) & mask);
         }
         return out;
     }

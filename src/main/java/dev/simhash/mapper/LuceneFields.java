@@ -6,6 +6,7 @@ import dev.simhash.core.SimHash;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.SortedNumericDocValuesField;
@@ -13,11 +14,13 @@ import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.util.BytesRef;
 
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The Lucene fields of one fingerprint of a {@code simhash} field: the 64-bit value as a sorted-numeric
  * doc value (read to verify distances, by scripts, fold and report) and the four block terms indexed
- * in the same field ({@link BlockTermLayout#packed}), docs only, no norms. Both read the value from a
+ * in the same field ({@link BlockTermLayout#packed}), docs only, no norms; a field with a similarity sketch adds the
+ * sketch as a binary doc value of its own Lucene field ({@link SimHashFieldType#sketchField()}). All read the value from a
  * supplier when the document is indexed, i.e. after the whole document has been parsed, so that a text
  * arriving in several values (arrays, several {@code copy_to} sources) gives one fingerprint.
  */
@@ -43,6 +46,18 @@ final class LuceneFields {
             @Override
             public Number numericValue() {
                 return value.getAsLong();
+            }
+        };
+    }
+
+    /** The similarity sketch as a binary doc value, read from {@code value} when Lucene indexes the document. */
+    static Field sketch(String name, Supplier<byte[]> value) {
+        return new Field(name, BinaryDocValuesField.TYPE) {
+            @Override
+            public BytesRef binaryValue() {
+                byte[] b = value.get();
+                // a text with a fingerprint has tokens, so a sketch; an empty value (read as no sketch) if it ever had none
+                return b == null ? new BytesRef() : new BytesRef(b);
             }
         };
     }

@@ -2,6 +2,7 @@ package dev.simhash.mapper;
 
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.weights.WeightsRegistry;
@@ -39,6 +40,9 @@ public final class SimHashFieldMapper extends FieldMapper {
 
     public static final String CONTENT_TYPE = "simhash";
     public static final String INPUT = "input";
+    /** The mapping option that names the similarity sketch stored beside the fingerprint, or {@link #NO_SKETCH}. */
+    public static final String SKETCH = "sketch";
+    public static final String NO_SKETCH = "none";
 
     /** What the field is given: a text to fingerprint, or the fingerprint itself. */
     public enum Input {
@@ -86,6 +90,7 @@ public final class SimHashFieldMapper extends FieldMapper {
     private static Map<String, String> userMeta(Map<String, String> typeMeta) {
         Map<String, String> m = new HashMap<>(typeMeta);
         m.remove(SimHashFieldType.VERSION_META);
+        m.remove(SimHashFieldType.SKETCH_META);
         return Map.copyOf(m);
     }
 
@@ -115,6 +120,12 @@ public final class SimHashFieldMapper extends FieldMapper {
                 }
                 return previous == null || previous.equals(current);
             });
+        // the similarity sketch: a new simhash-v2 text field gets the latest one; a mapping read back from the cluster state
+        // without the option is a field made before sketches existed and has none (see build). Always written into the
+        // mapping of a text field, as the version is, so that the default never changes what a field stores
+        private final Parameter<String> sketch = new Parameter<>(SKETCH, false, () -> null,
+            (n, c, o) -> sketchValue(o), m -> toType(m).fieldType().sketchName(), (b, n, v) -> b.field(n, v), String::valueOf)
+            .setSerializerCheck((includeDefaults, isConfigured, v) -> v != null);
         /** The recorded digest when a merge gave none (see {@link #weightsDigest}). */
         private String keptDigest;
         // as Parameter.metaParam(), but initialized from the user's meta: the field type's meta also carries the version
@@ -140,7 +151,8 @@ public final class SimHashFieldMapper extends FieldMapper {
 
         @Override
         protected Parameter<?>[] getParameters() {
-            return new Parameter<?>[] { input, version, analyzer, shingleSize, weighting, minFeatures, weights, weightsDigest, meta };
+            return new Parameter<?>[] { input, version, analyzer, shingleSize, weighting, minFeatures, weights, weightsDigest, sketch,
+                meta };
         }
 
         // overrides Builder#contentType() where it exists (9.5); a plain method on older lines
@@ -153,6 +165,7 @@ public final class SimHashFieldMapper extends FieldMapper {
             Input in = Input.fromOption(input.getValue());
             FingerprintSpec spec = null;
             TextFingerprinter fingerprinter = null;
+            String sketchName = NO_SKETCH;
             if (in == Input.TEXT) {
                 Map<String, Object> given = new HashMap<>();
                 given.put(FingerprintSpec.VERSION, version.getValue());
@@ -170,6 +183,7 @@ public final class SimHashFieldMapper extends FieldMapper {
                     digest = named.resolveWeights(weightsRegistry).digest();
                 }
                 spec = named.withWeightsDigest(digest);
+                sketchName = sketchOf(named.version(), recovery);
                 fingerprinter = spec.fingerprinter(this::indexAnalyzer, "the index", weightsRegistry);
                 if (weightsRegistry == null || weightsRegistry.recovered()) {
                     // a missing table is refused when the mapping is put; mappings read while the node starts (before the
@@ -180,7 +194,7 @@ public final class SimHashFieldMapper extends FieldMapper {
                     named.resolveWeights(weightsRegistry);
                 }
             } else {
-                for (Parameter<?> p : List.of(analyzer, shingleSize, weighting, minFeatures, weights, weightsDigest)) {
+                for (Parameter<?> p : List.of(analyzer, shingleSize, weighting, minFeatures, weights, weightsDigest, sketch)) {
                     if (p.isConfigured()) {
                         throw new IllegalArgumentException("[" + p.name + "] does not apply to a [" + CONTENT_TYPE + "] field with ["
                             + INPUT + "] = [fingerprint]: it takes ready-made fingerprints");
@@ -189,8 +203,21 @@ public final class SimHashFieldMapper extends FieldMapper {
             }
             SimHashFieldType type = new SimHashFieldType(context.buildFullName(leafName()), in,
                 (FingerprintSpec.Version) FingerprintSpec.parseValue(FingerprintSpec.VERSION, version.getValue()), spec, fingerprinter,
-                meta.getValue());
+                sketchName.equals(NO_SKETCH) ? null : MinHashSketch.V1, meta.getValue());
             return new SimHashFieldMapper(leafName(), type, builderParams(this, context), this);
+        }
+
+        /** The sketch of a text field: the one given, else none for a mapping read back, else the version's default. */
+        private String sketchOf(FingerprintSpec.Version v, boolean recovery) {
+            String given = sketch.getValue();
+            if (given == null) {
+                return recovery || v != FingerprintSpec.Version.V2 ? NO_SKETCH : MinHashSketch.ALGORITHM;
+            }
+            if (!given.equals(NO_SKETCH) && v != FingerprintSpec.Version.V2) {
+                throw new IllegalArgumentException("[" + SKETCH + "] [" + given + "] needs [" + FingerprintSpec.VERSION + "] ["
+                    + FingerprintSpec.Version.V2.optionName() + "]: its candidates come from simhash-v2 fingerprints");
+            }
+            return given;
         }
 
         private Analyzer indexAnalyzer(String name) {
@@ -228,6 +255,14 @@ public final class SimHashFieldMapper extends FieldMapper {
             return s;
         }
         throw new IllegalArgumentException("[" + FingerprintSpec.WEIGHTS_DIGEST + "] must be a string, got ["
+            + SimHash.abbreviate(String.valueOf(raw)) + "]");
+    }
+
+    private static String sketchValue(Object raw) {
+        if (raw instanceof String s && (s.equals(MinHashSketch.ALGORITHM) || s.equals(NO_SKETCH))) {
+            return s;
+        }
+        throw new IllegalArgumentException("[" + SKETCH + "] must be one of [" + MinHashSketch.ALGORITHM + ", " + NO_SKETCH + "], got ["
             + SimHash.abbreviate(String.valueOf(raw)) + "]");
     }
 
@@ -311,6 +346,7 @@ public final class SimHashFieldMapper extends FieldMapper {
         if (pending == null) {
             pending = new PendingFingerprint(fullPath(), text);
             doc.onlyAddKey(this, pending);
+            pending.addToSketch(text);
             pending.update(doc, fingerprinter.fingerprint(text));
             return;
         }
@@ -320,6 +356,7 @@ public final class SimHashFieldMapper extends FieldMapper {
             pending.first = null;
         }
         fingerprinter.addText(text, pending.bag);
+        pending.addToSketch(text);
         pending.update(doc, pending.bag.fingerprint());
     }
 
@@ -333,10 +370,29 @@ public final class SimHashFieldMapper extends FieldMapper {
         FeatureBag bag;
         private boolean added;
         private long fingerprint;
+        /** The sketch's bins so far (null: the field has no sketch), and the sketch once Lucene has read it. */
+        private final MinHashSketch.Accumulator sketch;
+        private byte[] sketchBytes;
 
         PendingFingerprint(String name, String first) {
             super(name, LuceneFields.TERMS_TYPE);
             this.first = first;
+            MinHashSketch s = SimHashFieldMapper.this.fieldType().sketch();
+            this.sketch = s == null ? null : s.accumulator();
+        }
+
+        void addToSketch(String text) {
+            if (sketch != null) {
+                sketch.addText(text);
+            }
+        }
+
+        /** The sketch of all texts (they have tokens: they have a fingerprint), computed once, when Lucene indexes the document. */
+        private byte[] sketchBytes() {
+            if (sketchBytes == null) {
+                sketchBytes = sketch.sketch();
+            }
+            return sketchBytes;
         }
 
         /** Records the fingerprint of the texts so far, and adds the Lucene fields (which read it) with the first one. */
@@ -352,6 +408,9 @@ public final class SimHashFieldMapper extends FieldMapper {
                 added = true;
                 doc.add(LuceneFields.docValue(fullPath(), () -> fingerprint));
                 doc.add(LuceneFields.blockTerms(fullPath(), SimHashFieldMapper.this.fieldType().blockLayout(), () -> fingerprint));
+                if (sketch != null) {
+                    doc.add(LuceneFields.sketch(SimHashFieldMapper.this.fieldType().sketchField(), this::sketchBytes));
+                }
             }
         }
     }

@@ -3,6 +3,7 @@ package dev.simhash.mapper;
 import dev.simhash.compat.CompatFieldType;
 import dev.simhash.core.BlockTermLayout;
 import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 
@@ -41,15 +42,40 @@ public final class SimHashFieldType extends CompatFieldType {
     private final FingerprintSpec spec;
     private final TextFingerprinter fingerprinter;
     private final BlockTermLayout blockLayout;
+    private final MinHashSketch sketch;
 
     SimHashFieldType(String name, SimHashFieldMapper.Input input, FingerprintSpec.Version version, FingerprintSpec spec,
-                     TextFingerprinter fingerprinter, Map<String, String> meta) {
-        super(name, withVersion(meta, version));
+                     TextFingerprinter fingerprinter, MinHashSketch sketch, Map<String, String> meta) {
+        super(name, withVersion(meta, version, sketch));
         this.input = input;
         this.version = version;
         this.spec = spec;
         this.fingerprinter = fingerprinter;
         this.blockLayout = BlockTermLayout.packed(name);
+        this.sketch = sketch;
+    }
+
+    /** The suffix of the Lucene field whose binary doc values hold each document's similarity sketch. */
+    public static final String SKETCH_FIELD_SUFFIX = "._minhash";
+    /** The field type's meta key that names the sketch (absent: none), so that field capabilities show it. */
+    public static final String SKETCH_META = "simhash_sketch";
+
+    /** The similarity sketch stored beside each fingerprint, or null when the field stores none. */
+    public MinHashSketch sketch() {
+        return sketch;
+    }
+
+    /** The sketch's name as the mapping records it; null for {@code input: fingerprint}, which never has one. */
+    String sketchName() {
+        if (input != SimHashFieldMapper.Input.TEXT) {
+            return null;
+        }
+        return sketch == null ? SimHashFieldMapper.NO_SKETCH : MinHashSketch.ALGORITHM;
+    }
+
+    /** The Lucene field of the sketches' binary doc values. */
+    public String sketchField() {
+        return name() + SKETCH_FIELD_SUFFIX;
     }
 
     /** The field type's meta key that carries the version, so that field capabilities (fold, report) show it. */
@@ -60,9 +86,12 @@ public final class SimHashFieldType extends CompatFieldType {
      * fold and the report learn the version (and so the default radius) with only the caller's read privileges. The
      * mapping itself keeps the user's {@code meta} only.
      */
-    private static Map<String, String> withVersion(Map<String, String> meta, FingerprintSpec.Version version) {
+    private static Map<String, String> withVersion(Map<String, String> meta, FingerprintSpec.Version version, MinHashSketch sketch) {
         Map<String, String> m = new java.util.TreeMap<>(meta);
         m.put(VERSION_META, version.optionName());
+        if (sketch != null) {
+            m.put(SKETCH_META, MinHashSketch.ALGORITHM);
+        }
         return Map.copyOf(m);
     }
 
