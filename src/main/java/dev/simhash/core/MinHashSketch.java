@@ -27,6 +27,9 @@ public final class MinHashSketch {
     /** The released parameters of minhash-v1. Never changes once released: a new version gets a new name. */
     public static final MinHashSketch V1 = new MinHashSketch(5, 512, 1);
 
+    /** Bytes of a stored sketch of minhash-v1. */
+    public static final int BYTES = 64;
+
     /**
      * The {@code min_similarity} used when a request on a field with this sketch gives neither a radius nor a threshold:
      * pairs that share at least this share of their shingles (estimated Jaccard similarity).

@@ -134,6 +134,13 @@ public final class SimHashFieldType extends CompatFieldType {
 
     @Override
     public ValueFetcher valueFetcher(SearchExecutionContext context, String format) {
+        if (MinHashSketch.ALGORITHM.equals(format)) {
+            if (sketch == null) {
+                throw new IllegalArgumentException("[format] [" + format + "]: field [" + name() + "] stores no similarity sketch (its ["
+                    + SimHashFieldMapper.SKETCH + "] is [" + SimHashFieldMapper.NO_SKETCH + "])");
+            }
+            return new SketchValueFetcher(sketchField());
+        }
         return new DocValueFetcher(docValueFormat(format, null), context.getForField(this, FielddataOperation.SEARCH));
     }
 
