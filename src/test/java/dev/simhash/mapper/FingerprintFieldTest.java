@@ -31,7 +31,7 @@ public class FingerprintFieldTest extends ESTestCase {
     }
 
     public void testASimhashFieldIsFoundByItsType() {
-        SimHashFieldType type = new SimHashFieldType("body.simhash", SimHashFieldMapper.Input.TEXT, FingerprintSpec.Version.V1, FingerprintSpec.DEFAULTS, null, Map.of());
+        SimHashFieldType type = new SimHashFieldType("body.simhash", SimHashFieldMapper.Input.TEXT, FingerprintSpec.Version.V1, FingerprintSpec.DEFAULTS, null, null, Map.of());
         FingerprintField fp = FingerprintField.resolve("body.simhash", mapping(type));
         assertTrue(fp.isFieldType());
         assertEquals("body.simhash", fp.docValuesField());
@@ -73,7 +73,7 @@ public class FingerprintFieldTest extends ESTestCase {
         assertEquals("000000000000002a", HexFormat.INSTANCE.format(42L));
         assertEquals(-1L, HexFormat.INSTANCE.parseLong("ffffffffffffffff", false, () -> 0L));
         assertEquals(42L, HexFormat.INSTANCE.parseLong("42", false, () -> 0L));
-        SimHashFieldType type = new SimHashFieldType("fp", SimHashFieldMapper.Input.FINGERPRINT, FingerprintSpec.Version.V1, null, null, Map.of());
+        SimHashFieldType type = new SimHashFieldType("fp", SimHashFieldMapper.Input.FINGERPRINT, FingerprintSpec.Version.V1, null, null, null, Map.of());
         assertSame(HexFormat.INSTANCE, type.docValueFormat(null, null));
         assertSame(HexFormat.INSTANCE, type.docValueFormat("hex", null));
         assertEquals("[format] field [fp] of type [simhash] supports the formats [hex] (16 hex digits, the default) and [long], got "
