@@ -125,7 +125,17 @@ public final class SimHashFieldMapper extends FieldMapper {
         // mapping of a text field, as the version is, so that the default never changes what a field stores
         private final Parameter<String> sketch = new Parameter<>(SKETCH, false, () -> null,
             (n, c, o) -> sketchValue(o), m -> toType(m).fieldType().sketchName(), (b, n, v) -> b.field(n, v), String::valueOf)
-            .setSerializerCheck((includeDefaults, isConfigured, v) -> v != null);
+            .setSerializerCheck((includeDefaults, isConfigured, v) -> v != null)
+            .setMergeValidator((previous, current, conflicts) -> {
+                if (current == null) {
+                    // a mapping put again without the option keeps the recorded sketch (the parameter takes the null)
+                    keptSketch = previous;
+                    return true;
+                }
+                return Objects.equals(previous, current);
+            });
+        /** The recorded sketch when a merge gave none (see {@link #sketch}). */
+        private String keptSketch;
         /** The recorded digest when a merge gave none (see {@link #weightsDigest}). */
         private String keptDigest;
         // as Parameter.metaParam(), but initialized from the user's meta: the field type's meta also carries the version
@@ -209,7 +219,7 @@ public final class SimHashFieldMapper extends FieldMapper {
 
         /** The sketch of a text field: the one given, else none for a mapping read back, else the version's default. */
         private String sketchOf(FingerprintSpec.Version v, boolean recovery) {
-            String given = sketch.getValue();
+            String given = sketch.getValue() != null ? sketch.getValue() : keptSketch;
             if (given == null) {
                 return recovery || v != FingerprintSpec.Version.V2 ? NO_SKETCH : MinHashSketch.ALGORITHM;
             }

@@ -1,0 +1,147 @@
+package dev.simhash.it;
+
+import dev.simhash.core.MinHashSketch;
+import dev.simhash.it.support.RealNodeExtension;
+import dev.simhash.it.support.Rest;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The similarity sketch of a {@code simhash} field on a real node: which fields store one (recorded in the mapping),
+ * what a document's stored sketch is (read through {@code fields} with the format {@code minhash-v1}: equal to the
+ * sketch of its texts read as one token sequence), and the 400s of the option.
+ */
+@ExtendWith(RealNodeExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SketchFieldIT {
+
+    static final String INDEX = "sketch-field";
+
+    private final Rest rest;
+
+    SketchFieldIT(Rest rest) {
+        this.rest = rest;
+    }
+
+    @BeforeAll
+    void load() {
+        rest.delete("/sketch-*");
+        rest.ok("PUT", "/" + INDEX, """
+            {"settings": {"number_of_shards": 2, "number_of_replicas": 0},
+             "mappings": {"properties": {
+               "body": {"type": "text", "fields": {"fp": {"type": "simhash"}}},
+               "all": {"type": "simhash"},
+               "title": {"type": "text", "copy_to": "all"},
+               "text": {"type": "text", "copy_to": "all"},
+               "plain": {"type": "simhash", "sketch": "none"},
+               "old": {"type": "simhash", "version": "v1"},
+               "given": {"type": "simhash", "input": "fingerprint"}}}}""");
+        rest.ok("PUT", "/" + INDEX + "/_doc/1?refresh=true", """
+            {"body": "The river rose overnight and the town council met at dawn to plan the evacuation.",
+             "title": "Flood warning", "text": "The river rose overnight", "plain": "no sketch here, only a fingerprint",
+             "old": "a simhash-v1 field", "given": "0123456789abcdef"}""");
+        rest.ok("PUT", "/" + INDEX + "/_doc/2?refresh=true", """
+            {"body": "一 二", "title": ["one", "two"], "text": "three"}""");
+    }
+
+    @Test
+    void theMappingRecordsWhichFieldsStoreASketch() {
+        Map<String, Object> props = rest.ok("GET", "/" + INDEX + "/_mapping", null).at(INDEX + ".mappings.properties");
+        assertEquals(MinHashSketch.ALGORITHM, at(props, "body.fields.fp.sketch"), "a new simhash-v2 text field stores one by default");
+        assertEquals(MinHashSketch.ALGORITHM, at(props, "all.sketch"));
+        assertEquals("none", at(props, "plain.sketch"));
+        assertEquals("none", at(props, "old.sketch"), "simhash-v1 fields have none");
+        assertNull(at(props, "given.sketch"), "input fingerprint fields have no such option");
+        Map<String, Object> caps = rest.ok("GET", "/" + INDEX + "/_field_caps?fields=all,plain", null).json();
+        assertEquals(List.of(MinHashSketch.ALGORITHM), at(caps, "fields.all.simhash.meta.simhash_sketch"));
+        assertNull(at(caps, "fields.plain.simhash.meta.simhash_sketch"));
+    }
+
+    @Test
+    void theStoredSketchIsTheSketchOfTheDocumentsTexts() {
+        Rest.Answer a = rest.ok("POST", "/" + INDEX + "/_search", """
+            {"query": {"ids": {"values": ["1", "2"]}}, "sort": ["_doc"], "_source": false,
+             "fields": [{"field": "body.fp", "format": "minhash-v1"}, {"field": "all", "format": "minhash-v1"}]}""");
+        Map<String, String> expected = Map.of(
+            "1/body.fp", "The river rose overnight and the town council met at dawn to plan the evacuation.");
+        List<Map<String, Object>> hits = a.at("hits.hits");
+        for (Map<String, Object> hit : hits) {
+            @SuppressWarnings("unchecked")
+            Map<String, List<String>> fields = (Map<String, List<String>>) hit.get("fields");
+            String id = (String) hit.get("_id");
+            byte[] all = Base64.getDecoder().decode(fields.get("all").get(0));
+            // copy_to sources in document order, read as one token sequence, as the fingerprint reads them
+            List<String> texts = id.equals("1") ? List.of("Flood warning", "The river rose overnight") : List.of("one", "two", "three");
+            assertArrayEquals(MinHashSketch.V1.sketch(texts), all, "doc " + id + " [all]");
+            assertEquals(MinHashSketch.BYTES, all.length);
+            if (id.equals("1")) {
+                byte[] body = Base64.getDecoder().decode(fields.get("body.fp").get(0));
+                assertArrayEquals(MinHashSketch.V1.sketch(expected.get("1/body.fp")), body);
+            }
+        }
+        assertEquals(2, hits.size());
+    }
+
+    @Test
+    void theOptionIsCheckedWhenTheMappingIsPut() {
+        Rest.Answer bad = rest.call("PUT", "/sketch-bad", """
+            {"mappings": {"properties": {"f": {"type": "simhash", "sketch": "minhash-v9"}}}}""");
+        assertEquals(400, bad.status(), bad.body());
+        assertTrue(bad.body().contains("[sketch] must be one of [minhash-v1, none]"), bad.body());
+        Rest.Answer v1 = rest.call("PUT", "/sketch-bad", """
+            {"mappings": {"properties": {"f": {"type": "simhash", "version": "v1", "sketch": "minhash-v1"}}}}""");
+        assertEquals(400, v1.status(), v1.body());
+        assertTrue(v1.body().contains("[sketch] [minhash-v1] needs [version] [v2]"), v1.body());
+        Rest.Answer given = rest.call("PUT", "/sketch-bad", """
+            {"mappings": {"properties": {"f": {"type": "simhash", "input": "fingerprint", "sketch": "none"}}}}""");
+        assertEquals(400, given.status(), given.body());
+        assertTrue(given.body().contains("[sketch] does not apply"), given.body());
+        Rest.Answer change = rest.call("PUT", "/" + INDEX + "/_mapping", """
+            {"properties": {"plain": {"type": "simhash", "sketch": "minhash-v1"}}}""");
+        assertEquals(400, change.status(), change.body());
+        assertTrue(change.body().contains("[sketch]"), change.body());
+        // the same mapping put again, with or without the recorded default, is accepted
+        rest.ok("PUT", "/" + INDEX + "/_mapping", """
+            {"properties": {"all": {"type": "simhash"}, "plain": {"type": "simhash", "sketch": "none"}}}""");
+        // without the option, the recorded one is kept: a field without a sketch does not gain one
+        rest.ok("PUT", "/" + INDEX + "/_mapping", """
+            {"properties": {"plain": {"type": "simhash"}}}""");
+        Map<String, Object> props = rest.ok("GET", "/" + INDEX + "/_mapping", null).at(INDEX + ".mappings.properties");
+        assertEquals("none", at(props, "plain.sketch"));
+        assertEquals(MinHashSketch.ALGORITHM, at(props, "all.sketch"));
+    }
+
+    /** As for any bad {@code fields} format, the shards that fetch hits fail with the reason (a 400 when every shard does). */
+    @Test
+    void askingForTheSketchOfAFieldWithoutOneFailsWithTheReason() {
+        Rest.Answer a = rest.call("POST", "/" + INDEX + "/_search", """
+            {"query": {"ids": {"values": ["1"]}}, "fields": [{"field": "plain", "format": "minhash-v1"}]}""");
+        assertTrue(a.status() == 400 || (a.status() == 200 && ((Number) a.at("_shards.failed")).intValue() >= 1), a.body());
+        assertTrue(a.body().contains("field [plain] stores no similarity sketch (its [sketch] is [none])"), a.body());
+        assertEquals(List.of(), a.at("hits.hits"), a.body());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T at(Map<String, Object> map, String path) {
+        Object cur = map;
+        for (String part : path.split("\\.")) {
+            if (!(cur instanceof Map<?, ?> m)) {
+                return null;
+            }
+            cur = m.get(part);
+        }
+        return (T) cur;
+    }
+}
