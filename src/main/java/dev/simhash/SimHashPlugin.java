@@ -1,6 +1,8 @@
 package dev.simhash;
 
 import dev.simhash.analysis.SimHashTextAnalyzerProvider;
+import dev.simhash.analysis.V2FeaturesAnalyzer;
+import dev.simhash.analysis.V2FeaturesAnalyzerProvider;
 import dev.simhash.analysis.SimHashTokenFilterFactory;
 import dev.simhash.analysis.SmartcnStopFilterFactory;
 import dev.simhash.analysis.SmartcnTokenizerFactory;
@@ -109,7 +111,8 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     @Override
     public Map<String, AnalysisProvider<AnalyzerProvider<? extends Analyzer>>> getAnalyzers() {
-        return Map.of(SimHashTextAnalyzerProvider.NAME, SimHashTextAnalyzerProvider::new);
+        return Map.of(SimHashTextAnalyzerProvider.NAME, SimHashTextAnalyzerProvider::new, V2FeaturesAnalyzer.NAME,
+            V2FeaturesAnalyzerProvider::new);
     }
 
     @Override

@@ -133,6 +133,24 @@ class SketchFieldIT {
         assertEquals(List.of(), a.at("hits.hits"), a.body());
     }
 
+    /**
+     * What a simhash-v2 field fingerprints (every v2 field has the same features; its options only weight them): folded
+     * tokens and adjacent pairs, shown by the analyzer simhash_v2, in an index or not.
+     */
+    @Test
+    void analyzeShowsTheFeaturesOfASimhashV2Field() {
+        List<String> expected = List.of("hello", "world", "hello world", "东", "world 东", "京", "东 京");
+        List<String> expectedTypes = List.of("token", "token", "bigram", "token", "bigram", "token", "bigram");
+        for (String path : List.of("/" + INDEX + "/_analyze", "/_analyze")) {
+            String by = path;
+            Rest.Answer a = rest.ok("POST", path, "{\"analyzer\": \"simhash_v2\", \"text\": \"Hello, WORLD! 東京\"}");
+            List<Map<String, Object>> tokens = a.at("tokens");
+            assertEquals(expected, tokens.stream().map(t -> t.get("token")).toList(), by);
+            assertEquals(expectedTypes, tokens.stream().map(t -> t.get("type")).toList(), by);
+            assertEquals(List.of(0, 1, 1, 2, 2, 3, 3), tokens.stream().map(t -> t.get("position")).toList(), by);
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static <T> T at(Map<String, Object> map, String path) {
         Object cur = map;
