@@ -8,7 +8,11 @@ package dev.simhash.core;
  * (tokens and adjacent pairs, binary weights) then share {@code g = (q + q^2) / 2}, the cosine of the two
  * feature vectors is about {@code g}, and each fingerprint bit differs with probability
  * {@code p = arccos(g) / pi} (Charikar 2002). The radius is the smallest {@code r} with
- * {@code P[Binomial(64, p) <= r] >= 0.95}, capped at {@link #MAX_RADIUS}.
+ * {@code P[Binomial(64, p) <= r] >= 0.95}, capped at {@link #MAX_RADIUS}. The model is taken at
+ * {@link #MODEL_SHINGLE} = 2 whatever the sketch's shingles: natural edits come in runs, so fewer shingles are
+ * lost per edited token than independent edits would lose, and the mean distances measured on six corpora of
+ * natural near-duplicates follow the model at w = 2 (at w = 5 it kept only 85-91% of the pairs at 0.8 on four of
+ * them; at w = 2, 97-100%).
  */
 public final class CandidateRadius {
 
@@ -16,6 +20,8 @@ public final class CandidateRadius {
     public static final double RECALL = 0.95;
     /** The widest radius chosen: candidate generation beyond it costs more than a scan of small indices. */
     public static final int MAX_RADIUS = 16;
+    /** The shingle size of the model (see the class comment). */
+    public static final int MODEL_SHINGLE = 2;
 
     private CandidateRadius() {}
 
@@ -44,9 +50,9 @@ public final class CandidateRadius {
         return MAX_RADIUS;
     }
 
-    /** The candidate radius of minhash-v1 at threshold {@code s}. */
+    /** The candidate radius of a {@code min_similarity} threshold {@code s}. */
     public static int radius(double s) {
-        return radius(s, MinHashSketch.V1.shingleSize());
+        return radius(s, MODEL_SHINGLE);
     }
 
     static double binomial(int n, int k, double p) {

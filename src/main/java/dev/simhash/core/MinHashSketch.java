@@ -10,8 +10,9 @@ import java.util.List;
  * 2010). Two sketches estimate the Jaccard similarity of the two texts' shingle sets; it is the second,
  * more precise check of the candidates a simhash fingerprint finds.
  *
- * <p>Shingles are {@code shingleSize} consecutive simhash-v2 tokens ({@link SimHashV2#tokens}: folded
- * text, Unicode words, one token per Han character); a text with fewer tokens is one shingle. Token
+ * <p>Shingles are runs of w consecutive simhash-v2 tokens ({@link SimHashV2#tokens}: folded text, Unicode
+ * words, one token per Han character), w = 2 for a text of fewer than 64 tokens and 5 for longer ones (chosen on
+ * natural near-duplicates: short texts need short shingles); a text with fewer than w tokens is one shingle. Token
  * hash: XXH3-64, seed 0, of the token's UTF-8 bytes (the feature hash of simhash-v1); shingle hash:
  * {@code h = SEED; for each token t: h = mix(h ^ hash(t)) }, then {@code mix(h + count)}. Bin: the top
  * {@code log2(bins)} bits of the shingle hash; the remaining bits are minimised. An empty bin takes the
@@ -25,7 +26,7 @@ public final class MinHashSketch {
     public static final String ALGORITHM = "minhash-v1";
 
     /** The released parameters of minhash-v1. Never changes once released: a new version gets a new name. */
-    public static final MinHashSketch V1 = new MinHashSketch(5, 512, 1);
+    public static final MinHashSketch V1 = new MinHashSketch(2, 5, 64, 512, 1);
 
     /** Bytes of a stored sketch of minhash-v1. */
     public static final int BYTES = 64;
@@ -40,31 +41,46 @@ public final class MinHashSketch {
     static final long EMPTY_SEED = 0x64656E7369667921L; // "densify!"
     static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
-    private final int shingleSize;
+    private final int shortShingle;
+    private final int longShingle;
+    private final int longFrom;
     private final int bins;
     private final int binBits;
     private final int bitsPerBin;
 
     /**
-     * A sketch with other parameters than the released one, for measurement.
+     * A sketch whose shingles have one size, for measurement.
      *
      * @param shingleSize tokens per shingle, 1..16
      * @param bins        a power of two, 2..65536
      * @param bitsPerBin  1, 2, 4, 8, 16 or 32
      */
     public MinHashSketch(int shingleSize, int bins, int bitsPerBin) {
-        if (shingleSize < 1 || shingleSize > 16 || bins < 2 || bins > 65536 || Integer.bitCount(bins) != 1
+        this(shingleSize, shingleSize, Integer.MAX_VALUE, bins, bitsPerBin);
+    }
+
+    /**
+     * A sketch whose texts of fewer than {@code longFrom} tokens have shingles of {@code shortShingle} tokens, and the
+     * others of {@code longShingle}.
+     */
+    public MinHashSketch(int shortShingle, int longShingle, int longFrom, int bins, int bitsPerBin) {
+        if (shortShingle < 1 || shortShingle > 16 || longShingle < 1 || longShingle > 16 || longFrom < 1 || bins < 2 || bins > 65536
+            || Integer.bitCount(bins) != 1
             || (bitsPerBin != 1 && bitsPerBin != 2 && bitsPerBin != 4 && bitsPerBin != 8 && bitsPerBin != 16 && bitsPerBin != 32)) {
-            throw new IllegalArgumentException("bad sketch parameters: shingle " + shingleSize + ", bins " + bins + ", bits " + bitsPerBin);
+            throw new IllegalArgumentException("bad sketch parameters: shingles " + shortShingle + "/" + longShingle + " from " + longFrom
+                + ", bins " + bins + ", bits " + bitsPerBin);
         }
-        this.shingleSize = shingleSize;
+        this.shortShingle = shortShingle;
+        this.longShingle = longShingle;
+        this.longFrom = longFrom;
         this.bins = bins;
         this.binBits = Integer.numberOfTrailingZeros(bins);
         this.bitsPerBin = bitsPerBin;
     }
 
-    public int shingleSize() {
-        return shingleSize;
+    /** Tokens per shingle of a text of {@code tokens} tokens (before the rule that a shorter text is one shingle). */
+    public int shingleSize(long tokens) {
+        return tokens < longFrom ? shortShingle : longShingle;
     }
 
     public int bins() {
@@ -82,13 +98,13 @@ public final class MinHashSketch {
 
     /** The sketch of one or more texts read as one token sequence, or null when they have no token. */
     public byte[] sketch(Iterable<String> texts) {
-        java.util.ArrayList<String> tokens = new java.util.ArrayList<>();
+        Accumulator a = accumulator();
         for (String t : texts) {
             if (t != null) {
-                tokens.addAll(SimHashV2.tokens(t));
+                a.addText(t);
             }
         }
-        return sketchOfTokens(tokens);
+        return a.sketch();
     }
 
     /** The sketch of a text, or null when it has no token. */
@@ -110,50 +126,34 @@ public final class MinHashSketch {
 
     /**
      * The bins' minima of a token sequence that arrives in parts (the values of an array field, several {@code copy_to}
-     * sources): the sketch of everything added so far, equal to the sketch of all tokens at once. Not thread-safe.
+     * sources): the sketch of everything added so far, equal to the sketch of all tokens at once. The shingle size
+     * depends on the whole sequence's length, so both sizes are kept until the sketch is read. Not thread-safe.
      */
     public final class Accumulator {
-        private final long[] min = new long[bins];
-        /** Hashes of the last {@code shingleSize - 1} tokens (all tokens while there are fewer than {@code shingleSize}). */
-        private final long[] recent = new long[shingleSize];
+        private final Shingles shorter;
+        private final Shingles longer;
         private long tokens;
 
         private Accumulator() {
-            Arrays.fill(min, -1L); // unsigned max: no value yet
+            shorter = new Shingles(shortShingle);
+            longer = longShingle == shortShingle ? shorter : new Shingles(longShingle);
         }
 
         /** Adds the tokens of one more text (as {@link SimHashV2#tokens} gives them). */
         public void add(List<String> more) {
             for (String t : more) {
-                addToken(SimHash.featureHash(t));
+                long h = SimHash.featureHash(t);
+                tokens++;
+                shorter.addToken(h);
+                if (longer != shorter) {
+                    longer.addToken(h);
+                }
             }
         }
 
         /** Adds the text's tokens. */
         public void addText(String text) {
             add(SimHashV2.tokens(text));
-        }
-
-        private void addToken(long hash) {
-            int w = shingleSize;
-            recent[(int) (tokens % w)] = hash;
-            tokens++;
-            if (tokens >= w) {
-                // the shingle of the last w tokens, oldest first
-                long h = SEED;
-                for (long i = tokens - w; i < tokens; i++) {
-                    h = mix(h ^ recent[(int) (i % w)]);
-                }
-                addShingle(mix(h + w));
-            }
-        }
-
-        private void addShingle(long h) {
-            int bin = (int) (h >>> (64 - binBits));
-            long v = h & (-1L >>> binBits);
-            if (Long.compareUnsigned(v, min[bin]) < 0) {
-                min[bin] = v;
-            }
         }
 
         /** Whether any token was added. */
@@ -166,42 +166,58 @@ public final class MinHashSketch {
             if (tokens == 0) {
                 return null;
             }
-            if (tokens < shingleSize) {
+            return (shingleSize(tokens) == shortShingle ? shorter : longer).sketch();
+        }
+    }
+
+    /** The bins' minima of the shingles of one size of a token sequence. */
+    private final class Shingles {
+        private final int w;
+        private final long[] min = new long[bins];
+        /** Hashes of the last {@code w} tokens (all tokens while there are fewer). */
+        private final long[] recent;
+        private long tokens;
+
+        Shingles(int w) {
+            this.w = w;
+            this.recent = new long[w];
+            Arrays.fill(min, -1L); // unsigned max: no value yet
+        }
+
+        void addToken(long hash) {
+            recent[(int) (tokens % w)] = hash;
+            tokens++;
+            if (tokens >= w) {
+                // the shingle of the last w tokens, oldest first
+                long h = SEED;
+                for (long i = tokens - w; i < tokens; i++) {
+                    h = mix(h ^ recent[(int) (i % w)]);
+                }
+                addShingle(min, mix(h + w));
+            }
+        }
+
+        byte[] sketch() {
+            if (tokens < w) {
                 // fewer tokens than a shingle: the whole sequence is the one shingle
                 long h = SEED;
                 for (int i = 0; i < tokens; i++) {
                     h = mix(h ^ recent[i]);
                 }
-                long[] saved = min.clone();
-                addShingle(mix(h + tokens));
-                byte[] out = finish(min);
-                System.arraycopy(saved, 0, min, 0, bins);
-                return out;
+                long[] withIt = min.clone();
+                addShingle(withIt, mix(h + tokens));
+                return finish(withIt);
             }
             return finish(min);
         }
     }
 
-    /** The hashes of the shingles of a token sequence, in order (repeats kept); none for no token. */
-    public long[] shingleHashes(List<String> tokens) {
-        int n = tokens.size();
-        if (n == 0) {
-            return new long[0];
+    private void addShingle(long[] min, long h) {
+        int bin = (int) (h >>> (64 - binBits));
+        long v = h & (-1L >>> binBits);
+        if (Long.compareUnsigned(v, min[bin]) < 0) {
+            min[bin] = v;
         }
-        long[] th = new long[n];
-        for (int i = 0; i < n; i++) {
-            th[i] = SimHash.featureHash(tokens.get(i));
-        }
-        int w = Math.min(shingleSize, n);
-        long[] out = new long[n - w + 1];
-        for (int s = 0; s < out.length; s++) {
-            long h = SEED;
-            for (int i = s; i < s + w; i++) {
-                h = mix(h ^ th[i]);
-            }
-            out[s] = mix(h + w);
-        }
-        return out;
     }
 
     /** The sketch of a non-empty set of shingle hashes (repeats allowed). */
@@ -211,13 +227,8 @@ public final class MinHashSketch {
         }
         long[] min = new long[bins];
         Arrays.fill(min, -1L);
-        long valueMask = -1L >>> binBits;
         for (long h : shingles) {
-            int bin = (int) (h >>> (64 - binBits));
-            long v = h & valueMask;
-            if (Long.compareUnsigned(v, min[bin]) < 0) {
-                min[bin] = v;
-            }
+            addShingle(min, h);
         }
         return finish(min);
     }

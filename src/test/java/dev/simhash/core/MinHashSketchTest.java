@@ -60,7 +60,7 @@ class MinHashSketchTest {
             List<String> texts = new ArrayList<>();
             int values = 1 + r.nextInt(3);
             for (int v = 0; v < values; v++) {
-                texts.add(randomText(r, r.nextInt(i % 3 == 0 ? 8 : 200)));
+                texts.add(randomText(r, r.nextInt(i % 3 == 0 ? 8 : i % 3 == 1 ? 60 : 200)));
             }
             byte[] s = MinHashSketch.V1.sketch(texts);
             assertEquals(ReferenceMinHashV1.sketchHex(texts), s == null ? null : HexFormat.of().formatHex(s), "texts " + texts);
@@ -72,7 +72,7 @@ class MinHashSketchTest {
         Random r = new Random(SEED + 1);
         for (int i = 0; i < 200; i++) {
             List<String> tokens = new ArrayList<>();
-            int n = r.nextInt(40);
+            int n = r.nextInt(i % 2 == 0 ? 40 : 150);
             for (int t = 0; t < n; t++) {
                 tokens.add("t" + r.nextInt(30));
             }

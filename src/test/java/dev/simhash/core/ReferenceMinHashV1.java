@@ -16,7 +16,9 @@ import java.util.List;
  */
 final class ReferenceMinHashV1 {
 
-    static final int SHINGLE = 5;
+    static final int SHORT_SHINGLE = 2;
+    static final int LONG_SHINGLE = 5;
+    static final int LONG_FROM_TOKENS = 64;
     static final int BINS = 512;
     static final int BITS = 1;
 
@@ -37,8 +39,9 @@ final class ReferenceMinHashV1 {
         if (tokens.isEmpty()) {
             return null;
         }
-        // shingles: every run of SHINGLE consecutive tokens, or all tokens when there are fewer
-        int w = Math.min(SHINGLE, tokens.size());
+        // shingles: every run of w consecutive tokens (w by the text's length), or all tokens when there are fewer
+        int size = tokens.size() < LONG_FROM_TOKENS ? SHORT_SHINGLE : LONG_SHINGLE;
+        int w = Math.min(size, tokens.size());
         List<Long> shingleHashes = new ArrayList<>();
         for (int start = 0; start + w <= tokens.size(); start++) {
             long h = 0x6D696E686173682DL;
