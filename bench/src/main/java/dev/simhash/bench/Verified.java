@@ -30,13 +30,19 @@ final class Verified {
     static final int ADAPTIVE_TOKENS = 64;
     /** Widest candidate radius collected (the model is capped there). */
     static final int MAX_D = CandidateRadius.MAX_RADIUS;
+    /** Exact variants: the Jaccard similarity in millionths, compared as the sketches' equal bins are. */
+    static final int EXACT_SCALE = 1_000_000;
     /** Shingle sizes whose candidate radius is checked. */
     static final int[] SHINGLE_SIZES = { 2, 3, 4, 5 };
 
-    /** A sketch variant: shingle size (0 = length-adaptive 2/5), bins, bits per bin. */
+    /** A sketch variant: shingle size (0 = length-adaptive 2/5), bins, bits per bin; bins 0: the exact Jaccard of the shingle sets (no sketch). */
     record Variant(String name, int shingleSize, int bins, int bits) {
         int bytes() {
             return (bins * bits + 7) / 8;
+        }
+
+        boolean exact() {
+            return bins == 0;
         }
 
         boolean released() {
@@ -50,7 +56,8 @@ final class Verified {
         }
 
         static Variant of(int w, int bins, int bits) {
-            return new Variant(String.format(Locale.ROOT, "%s %dx%d", w == 0 ? "w2|5" : "w" + w, bins, bits), w, bins, bits);
+            String shingles = w == 0 ? "w2|5" : "w" + w;
+            return new Variant(bins == 0 ? shingles + " exact J" : String.format(Locale.ROOT, "%s %dx%d", shingles, bins, bits), w, bins, bits);
         }
     }
 
@@ -61,6 +68,10 @@ final class Verified {
             for (int bits : new int[] { 1, 2, 4, 8 }) {
                 out.add(Variant.of(w, 512 / bits, bits));
             }
+        }
+        // the sketches' upper bound: what a perfect estimator of the same shingle sets would report
+        for (int w : new int[] { 2, 3, 4, 5, 0 }) {
+            out.add(Variant.of(w, 0, 0));
         }
         return out;
     }
@@ -283,7 +294,8 @@ final class Verified {
     /** Shingle hashes of a token sequence under a variant (the adaptive one picks 2 or 5 by length). */
     static long[] shingles(Variant v, List<String> tokens) {
         int w = v.shingleSize() != 0 ? v.shingleSize() : tokens.size() < ADAPTIVE_TOKENS ? 2 : 5;
-        return new MinHashSketch(w, v.bins(), v.bits()).shingleHashes(tokens);
+        // the shingle hashes depend on the shingle size only
+        return new MinHashSketch(w, 512, 1).shingleHashes(tokens);
     }
 
     /** Scores the verified mode of every variant on one corpus. */
@@ -366,19 +378,34 @@ final class Verified {
         List<Scores> scores = new ArrayList<>();
         int[] equal = new int[count];
         for (Variant v : variants) {
-            MinHashSketch sk = new MinHashSketch(Math.max(1, v.shingleSize()), v.bins(), v.bits());
-            long[][] packed = new long[n][];
-            for (int i = 0; i < n; i++) {
-                if (has[i]) {
-                    packed[i] = pack(sk.sketchOfShingles(shingles(v, tokens.get(i))));
-                }
-            }
-            for (int p = 0; p < count; p++) {
-                equal[p] = equalBins(packed[(int) (pairs[p] >>> 20)], packed[(int) (pairs[p] & 0xFFFFF)], v.bins(), v.bits());
-            }
             int[] minEqual = new int[THRESHOLDS.length];
-            for (int t = 0; t < THRESHOLDS.length; t++) {
-                minEqual[t] = sk.equalBinsFor(THRESHOLDS[t]);
+            if (v.exact()) {
+                long[][] sets = new long[n][];
+                for (int i = 0; i < n; i++) {
+                    if (has[i]) {
+                        sets[i] = Arrays.stream(shingles(v, tokens.get(i))).sorted().distinct().toArray();
+                    }
+                }
+                for (int p = 0; p < count; p++) {
+                    equal[p] = (int) Math.round(EXACT_SCALE * Truth.jaccard(sets[(int) (pairs[p] >>> 20)], sets[(int) (pairs[p] & 0xFFFFF)]));
+                }
+                for (int t = 0; t < THRESHOLDS.length; t++) {
+                    minEqual[t] = (int) Math.round(EXACT_SCALE * THRESHOLDS[t]);
+                }
+            } else {
+                MinHashSketch sk = new MinHashSketch(Math.max(1, v.shingleSize()), v.bins(), v.bits());
+                long[][] packed = new long[n][];
+                for (int i = 0; i < n; i++) {
+                    if (has[i]) {
+                        packed[i] = pack(sk.sketchOfShingles(shingles(v, tokens.get(i))));
+                    }
+                }
+                for (int p = 0; p < count; p++) {
+                    equal[p] = equalBins(packed[(int) (pairs[p] >>> 20)], packed[(int) (pairs[p] & 0xFFFFF)], v.bins(), v.bits());
+                }
+                for (int t = 0; t < THRESHOLDS.length; t++) {
+                    minEqual[t] = sk.equalBinsFor(THRESHOLDS[t]);
+                }
             }
             // the radius of the model as released (the sketch's shingle size), then the corrected one (shingle size 2 whatever the sketch's)
             for (boolean v2Radius : v.radiusShingle() == 2 ? new boolean[] { false } : new boolean[] { false, true }) {
