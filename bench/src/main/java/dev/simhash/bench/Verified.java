@@ -56,7 +56,7 @@ final class Verified {
         }
 
         static Variant of(int w, int bins, int bits) {
-            String shingles = w == 0 ? "w2|5" : "w" + w;
+            String shingles = w == 0 ? "w2/5" : "w" + w;
             return new Variant(bins == 0 ? shingles + " exact J" : String.format(Locale.ROOT, "%s %dx%d", shingles, bins, bits), w, bins, bits);
         }
     }
