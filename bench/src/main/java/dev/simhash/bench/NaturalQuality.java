@@ -154,9 +154,11 @@ public final class NaturalQuality {
                         MinHashResult minHash, Verified.Result verified, double seconds) {}
 
     private final Log log;
+    private final boolean zhLatinWords;
 
-    NaturalQuality(Log log) {
+    NaturalQuality(Log log, boolean zhLatinWords) {
         this.log = log;
+        this.zhLatinWords = zhLatinWords;
     }
 
     /** The v2 default radius for a corpus: short or long texts. */
@@ -451,7 +453,7 @@ public final class NaturalQuality {
         double t0 = log.seconds();
         log.info("  truth: exact Jaccard of " + (corpus.lang() == NaturalCorpora.Lang.EN ? "word " : "character ") + corpus.shingle()
             + "-shingles ...");
-        Truth truth = Truth.of(corpus);
+        Truth truth = Truth.of(corpus, zhLatinWords);
         log.info(String.format(Locale.ROOT, "  %,d near-duplicate pairs (J >= 0.8), %,d grey (0.5 <= J < 0.8)", truth.nearPairs, truth.greyPairs));
         Map<String, Curve> curves = new LinkedHashMap<>();
         for (Candidate c : cands) {
@@ -481,6 +483,7 @@ public final class NaturalQuality {
         int maxDocs = 60_000;
         boolean edits = true;
         boolean sketchWidth = false;
+        boolean zhLatinWords = false;
         List<Verified.Variant> variants = Verified.grid();
         Path out = null;
         List<String> only = null;
@@ -491,6 +494,7 @@ public final class NaturalQuality {
                 case "--max-docs" -> maxDocs = Integer.parseInt(args[++i]);
                 case "--no-edits" -> edits = false;
                 case "--sketch-width" -> sketchWidth = true;
+                case "--zh-truth-latin-words" -> zhLatinWords = true;
                 case "--verified" -> variants = switch (args[++i]) {
                     case "grid" -> Verified.grid();
                     case "released" -> Verified.released();
@@ -500,7 +504,9 @@ public final class NaturalQuality {
                 case "--out" -> out = Path.of(args[++i]);
                 case "-h", "--help" -> {
                     System.out.println("usage: ./run bench-quality [--corpora " + String.join(",", NaturalCorpora.ALL)
-                        + "] [--candidates NAME,...|none] [--max-docs N] [--no-edits] [--verified grid|released|off] [--out DIR] [--sketch-width]");
+                        + "] [--candidates NAME,...|none] [--max-docs N] [--no-edits] [--verified grid|released|off] [--zh-truth-latin-words] [--out DIR] [--sketch-width]");
+                    System.out.println("  --zh-truth-latin-words: the Chinese corpora's truth takes a run of non-Han letters/digits as one unit (a word), "
+                        + "not one unit per letter");
                     System.out.println("  --verified: the verified mode (v2 candidates within CandidateRadius, minhash sketch >= s) for the grid of "
                         + "sketch variants at 64 bytes (default), the released parameters only, or not at all");
                     System.out.println("  --sketch-width: instead of the candidates, other sketches of the same texts: v2 in 128 bits, SimHash of "
@@ -522,7 +528,7 @@ public final class NaturalQuality {
             SketchWidth.report(names, work, maxDocs, dir.resolve("sketch-width.md"), "./run bench-quality " + String.join(" ", args), started, log);
             return;
         }
-        NaturalQuality q = new NaturalQuality(log);
+        NaturalQuality q = new NaturalQuality(log, zhLatinWords);
         List<CorpusResult> results = new ArrayList<>();
         List<NaturalCorpora.Corpus> missing = new ArrayList<>();
         for (String name : names) {

@@ -44,6 +44,9 @@ final class NaturalReport {
             and far smaller below).
 
             """);
+        if (command.contains("--zh-truth-latin-words")) {
+            sb.append("This run's Chinese truth (`--zh-truth-latin-words`): a run of non-Han letters or digits is one unit (a word), Han characters one unit each.\n\n");
+        }
         sb.append("Candidates:\n\n");
         for (NaturalQuality.Candidate c : cands) {
             sb.append("- **").append(c.name()).append("**: ").append(c.description()).append('\n');
