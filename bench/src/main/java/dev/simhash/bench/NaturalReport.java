@@ -239,7 +239,7 @@ final class NaturalReport {
             production class) estimate a Jaccard similarity >= s. P (grey counted wrong), P w/o grey, R and F1 are against the same truth
             as above (near: J >= 0.8 of the truth's shingles). Variants: `wN Bxb` = N-token shingles of simhash-v2 tokens, B bins of b bits
             (all 64 bytes); `wN exact J` = no sketch, the exact Jaccard of the same shingle sets (what a perfect estimator would
-            report: the gap to it is the sketch's noise, the gap from it to the truth is the shingling's); `w2/5` = texts of fewer than %d tokens shingled by 2, others by 5 (one sketch per text, so a pair across
+            report: the gap to it is the sketch's noise, the gap from it to the truth is the shingling's); `w2/5@N` = texts of fewer than N (default %d) tokens shingled by 2, others by 5 (one sketch per text, so a pair across
             the limit is never reported). Released parameters: `%s`. Criteria: on the long corpora P w/o grey >= %.2f and R >= %.2f; on
             every corpus F1 >= MinHash 128's best F1 - %.2f.
 

@@ -26,7 +26,7 @@ final class Verified {
     static final double TARGET_CANDIDATE_RECALL = 0.95;
     /** Width of the Jaccard band [s, s + BAND) whose pairs are "at the threshold". */
     static final double BAND = 0.05;
-    /** Length-adaptive variant: texts with fewer tokens than this are shingled by 2 tokens, longer ones by 5. */
+    /** Length-adaptive variants: texts with fewer tokens than this (by default) are shingled by 2 tokens, longer ones by 5. */
     static final int ADAPTIVE_TOKENS = 64;
     /** Widest candidate radius collected (the model is capped there). */
     static final int MAX_D = CandidateRadius.MAX_RADIUS;
@@ -36,7 +36,7 @@ final class Verified {
     static final int[] SHINGLE_SIZES = { 2, 3, 4, 5 };
 
     /** A sketch variant: shingle size (0 = length-adaptive 2/5), bins, bits per bin; bins 0: the exact Jaccard of the shingle sets (no sketch). */
-    record Variant(String name, int shingleSize, int bins, int bits) {
+    record Variant(String name, int shingleSize, int bins, int bits, int adaptiveTokens) {
         int bytes() {
             return (bins * bits + 7) / 8;
         }
@@ -56,8 +56,13 @@ final class Verified {
         }
 
         static Variant of(int w, int bins, int bits) {
-            String shingles = w == 0 ? "w2/5" : "w" + w;
-            return new Variant(bins == 0 ? shingles + " exact J" : String.format(Locale.ROOT, "%s %dx%d", shingles, bins, bits), w, bins, bits);
+            return adaptive(w, bins, bits, ADAPTIVE_TOKENS);
+        }
+
+        /** A variant whose adaptive rule (w = 0) shingles texts of fewer than {@code limit} tokens by 2, others by 5. */
+        static Variant adaptive(int w, int bins, int bits, int limit) {
+            String shingles = w == 0 ? "w2/5@" + limit : "w" + w;
+            return new Variant(bins == 0 ? shingles + " exact J" : String.format(Locale.ROOT, "%s %dx%d", shingles, bins, bits), w, bins, bits, limit);
         }
     }
 
@@ -68,6 +73,10 @@ final class Verified {
             for (int bits : new int[] { 1, 2, 4, 8 }) {
                 out.add(Variant.of(w, 512 / bits, bits));
             }
+        }
+        // where the adaptive rule switches from 2 to 5
+        for (int limit : new int[] { 32, 128 }) {
+            out.add(Variant.adaptive(0, 512, 1, limit));
         }
         // the sketches' upper bound: what a perfect estimator of the same shingle sets would report
         for (int w : new int[] { 2, 3, 4, 5, 0 }) {
@@ -293,7 +302,7 @@ final class Verified {
 
     /** Shingle hashes of a token sequence under a variant (the adaptive one picks 2 or 5 by length). */
     static long[] shingles(Variant v, List<String> tokens) {
-        int w = v.shingleSize() != 0 ? v.shingleSize() : tokens.size() < ADAPTIVE_TOKENS ? 2 : 5;
+        int w = v.shingleSize() != 0 ? v.shingleSize() : tokens.size() < v.adaptiveTokens() ? 2 : 5;
         // the shingle hashes depend on the shingle size only
         return new MinHashSketch(w, 512, 1).shingleHashes(tokens);
     }
