@@ -151,12 +151,14 @@ public final class NaturalQuality {
     record EditView(double[] medianDistance, double[] withinDefault) {}
 
     record CorpusResult(NaturalCorpora.Corpus corpus, Truth truth, Map<String, Curve> curves, Map<String, EditView> edits,
-                        MinHashResult minHash, double seconds) {}
+                        MinHashResult minHash, Verified.Result verified, double seconds) {}
 
     private final Log log;
+    private final boolean zhLatinWords;
 
-    NaturalQuality(Log log) {
+    NaturalQuality(Log log, boolean zhLatinWords) {
         this.log = log;
+        this.zhLatinWords = zhLatinWords;
     }
 
     /** The v2 default radius for a corpus: short or long texts. */
@@ -447,11 +449,11 @@ public final class NaturalQuality {
         return out;
     }
 
-    CorpusResult run(NaturalCorpora.Corpus corpus, List<Candidate> cands, boolean withEdits) {
+    CorpusResult run(NaturalCorpora.Corpus corpus, List<Candidate> cands, boolean withEdits, List<Verified.Variant> variants) {
         double t0 = log.seconds();
         log.info("  truth: exact Jaccard of " + (corpus.lang() == NaturalCorpora.Lang.EN ? "word " : "character ") + corpus.shingle()
             + "-shingles ...");
-        Truth truth = Truth.of(corpus);
+        Truth truth = Truth.of(corpus, zhLatinWords);
         log.info(String.format(Locale.ROOT, "  %,d near-duplicate pairs (J >= 0.8), %,d grey (0.5 <= J < 0.8)", truth.nearPairs, truth.greyPairs));
         Map<String, Curve> curves = new LinkedHashMap<>();
         for (Candidate c : cands) {
@@ -471,8 +473,9 @@ public final class NaturalQuality {
         int dt = Arrays.binarySearch(MINHASH_T, MINHASH_DEFAULT_T);
         log.info(String.format(Locale.ROOT, "  %-26s t=0.8 P %.3f R %.3f F1 %.3f | best F1 %.3f", "MinHash 128", mh.precision()[dt],
             mh.recall()[dt], mh.f1()[dt], Arrays.stream(mh.f1()).max().orElse(0)));
+        Verified.Result vr = variants.isEmpty() ? null : Verified.run(corpus, truth, variants, log);
         Map<String, EditView> ev = withEdits ? edits(corpus, cands, 20261123L) : Map.of();
-        return new CorpusResult(corpus, truth, curves, ev, mh, log.seconds() - t0);
+        return new CorpusResult(corpus, truth, curves, ev, mh, vr, log.seconds() - t0);
     }
 
     public static void main(String[] args) throws IOException {
@@ -480,6 +483,8 @@ public final class NaturalQuality {
         int maxDocs = 60_000;
         boolean edits = true;
         boolean sketchWidth = false;
+        boolean zhLatinWords = false;
+        List<Verified.Variant> variants = Verified.grid();
         Path out = null;
         List<String> only = null;
         for (int i = 0; i < args.length; i++) {
@@ -489,10 +494,21 @@ public final class NaturalQuality {
                 case "--max-docs" -> maxDocs = Integer.parseInt(args[++i]);
                 case "--no-edits" -> edits = false;
                 case "--sketch-width" -> sketchWidth = true;
+                case "--zh-truth-latin-words" -> zhLatinWords = true;
+                case "--verified" -> variants = switch (args[++i]) {
+                    case "grid" -> Verified.grid();
+                    case "released" -> Verified.released();
+                    case "off" -> List.of();
+                    default -> throw new IllegalArgumentException("[--verified] must be grid, released or off, got [" + args[i] + "]");
+                };
                 case "--out" -> out = Path.of(args[++i]);
                 case "-h", "--help" -> {
                     System.out.println("usage: ./run bench-quality [--corpora " + String.join(",", NaturalCorpora.ALL)
-                        + "] [--candidates NAME,...] [--max-docs N] [--no-edits] [--out DIR] [--sketch-width]");
+                        + "] [--candidates NAME,...|none] [--max-docs N] [--no-edits] [--verified grid|released|off] [--zh-truth-latin-words] [--out DIR] [--sketch-width]");
+                    System.out.println("  --zh-truth-latin-words: the Chinese corpora's truth takes a run of non-Han letters/digits as one unit (a word), "
+                        + "not one unit per letter");
+                    System.out.println("  --verified: the verified mode (v2 candidates within CandidateRadius, minhash sketch >= s) for the grid of "
+                        + "sketch variants at 64 bytes (default), the released parameters only, or not at all");
                     System.out.println("  --sketch-width: instead of the candidates, other sketches of the same texts: v2 in 128 bits, SimHash of "
                         + "the truth's shingles, 1-bit MinHash in 64 bits (sketch-width.md)");
                     return;
@@ -512,7 +528,7 @@ public final class NaturalQuality {
             SketchWidth.report(names, work, maxDocs, dir.resolve("sketch-width.md"), "./run bench-quality " + String.join(" ", args), started, log);
             return;
         }
-        NaturalQuality q = new NaturalQuality(log);
+        NaturalQuality q = new NaturalQuality(log, zhLatinWords);
         List<CorpusResult> results = new ArrayList<>();
         List<NaturalCorpora.Corpus> missing = new ArrayList<>();
         for (String name : names) {
@@ -522,7 +538,7 @@ public final class NaturalQuality {
                 missing.add(c);
                 continue;
             }
-            results.add(q.run(c, cands, edits && !c.shortTexts()));
+            results.add(q.run(c, cands, edits && !c.shortTexts(), variants));
             // written after every corpus so that a partial run still leaves a report
             String cmd = "./run bench-quality" + (args.length == 0 ? "" : " " + String.join(" ", args));
             Files.writeString(dir.resolve("report.md"), NaturalReport.markdown(results, missing, cands, cmd, started, Machine.read()));

@@ -83,6 +83,14 @@ public final class Truth {
 
     /** Shingle hashes of one text, sorted and distinct. */
     static long[] shingles(String text, NaturalCorpora.Lang lang, int n) {
+        return shingles(text, lang, n, false);
+    }
+
+    /**
+     * Shingle hashes of one text, sorted and distinct; {@code latinWords}: Chinese texts take runs of non-Han letters
+     * and digits as one unit (a word), as the English truth and simhash-v2's tokens do, instead of one unit per letter.
+     */
+    static long[] shingles(String text, NaturalCorpora.Lang lang, int n, boolean latinWords) {
         List<String> units = new ArrayList<>();
         if (lang == NaturalCorpora.Lang.EN) {
             String lower = text.toLowerCase(Locale.ROOT);
@@ -99,11 +107,32 @@ public final class Truth {
                     i += Character.charCount(cp);
                 }
             }
+        } else if (latinWords) {
+            // Han characters one by one, any other run of letters and digits (Latin, Cyrillic, numbers) as one word
+            String f = CharFolding.fold(text);
+            int i = 0;
+            while (i < f.length()) {
+                int cp = f.codePointAt(i);
+                if (!Character.isLetterOrDigit(cp)) {
+                    i += Character.charCount(cp);
+                } else if (Character.UnicodeScript.of(cp) == Character.UnicodeScript.HAN) {
+                    units.add(new String(Character.toChars(cp)));
+                    i += Character.charCount(cp);
+                } else {
+                    int s = i;
+                    while (i < f.length() && Character.isLetterOrDigit(f.codePointAt(i))
+                        && Character.UnicodeScript.of(f.codePointAt(i)) != Character.UnicodeScript.HAN) {
+                        i += Character.charCount(f.codePointAt(i));
+                    }
+                    units.add(f.substring(s, i));
+                }
+            }
         } else {
             String f = CharFolding.fold(text);
             f.codePoints().filter(Character::isLetterOrDigit).forEach(cp -> units.add(new String(Character.toChars(cp))));
         }
-        String sep = lang == NaturalCorpora.Lang.EN ? " " : "";
+        // a separator keeps "ab" + "c" and "a" + "bc" apart once words are units
+        String sep = lang == NaturalCorpora.Lang.EN || latinWords ? " " : "";
         if (units.isEmpty()) {
             return new long[0];
         }
@@ -118,13 +147,18 @@ public final class Truth {
     }
 
     static Truth of(NaturalCorpora.Corpus c) {
+        return of(c, false);
+    }
+
+    /** The truth of a corpus; {@code latinWords}: see {@link #shingles(String, NaturalCorpora.Lang, int, boolean)}. */
+    static Truth of(NaturalCorpora.Corpus c, boolean latinWords) {
         int n = c.docs().size();
         if (n >= 1 << 20) {
             throw new IllegalArgumentException("at most 2^20 documents");
         }
         long[][] sh = new long[n][];
         for (int i = 0; i < n; i++) {
-            sh[i] = shingles(c.docs().get(i), c.lang(), c.shingle());
+            sh[i] = shingles(c.docs().get(i), c.lang(), c.shingle(), latinWords);
         }
         Map<Long, int[]> df = new HashMap<>();
         for (long[] s : sh) {

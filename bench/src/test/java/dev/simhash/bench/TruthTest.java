@@ -85,4 +85,16 @@ class TruthTest {
         assertTrue(Math.abs(est - 0.6) < 0.15, "estimate " + est);
         assertEquals(1.0, MinHash.estimate(MinHash.signature(a), MinHash.signature(a.clone())));
     }
+
+    @Test
+    void chineseTruthWithLatinWordsTakesALatinRunAsOneUnit() {
+        long[] got = Truth.shingles("abc, 国家 def1!", NaturalCorpora.Lang.ZH, 2, true);
+        long[] want = Arrays.stream(new long[] { dev.simhash.core.SimHash.featureHash("abc 国"), dev.simhash.core.SimHash.featureHash("国 家"),
+            dev.simhash.core.SimHash.featureHash("家 def1") }).sorted().toArray();
+        assertArrayEquals(want, got);
+        // the default Chinese truth: one unit per letter, no separator
+        long[] perLetter = Truth.shingles("ab国", NaturalCorpora.Lang.ZH, 2, false);
+        assertArrayEquals(Arrays.stream(new long[] { dev.simhash.core.SimHash.featureHash("ab"), dev.simhash.core.SimHash.featureHash("b国") })
+            .sorted().toArray(), perLetter);
+    }
 }
