@@ -83,6 +83,21 @@ public final class MinHashSketch {
         return tokens < longFrom ? shortShingle : longShingle;
     }
 
+    /** Tokens per shingle of texts shorter than {@link #longFrom()} tokens. */
+    public int shortShingle() {
+        return shortShingle;
+    }
+
+    /** Tokens per shingle of texts of {@link #longFrom()} tokens or more. */
+    public int longShingle() {
+        return longShingle;
+    }
+
+    /** The length (in tokens) from which a text has long shingles. */
+    public int longFrom() {
+        return longFrom;
+    }
+
     public int bins() {
         return bins;
     }
@@ -218,6 +233,28 @@ public final class MinHashSketch {
         if (Long.compareUnsigned(v, min[bin]) < 0) {
             min[bin] = v;
         }
+    }
+
+    /** The hashes of the shingles of a whole token sequence, in order (repeats kept); none for no token. */
+    public long[] shingleHashes(List<String> tokens) {
+        int n = tokens.size();
+        if (n == 0) {
+            return new long[0];
+        }
+        int w = (int) Math.min(shingleSize(n), n);
+        long[] th = new long[n];
+        for (int i = 0; i < n; i++) {
+            th[i] = SimHash.featureHash(tokens.get(i));
+        }
+        long[] out = new long[n - w + 1];
+        for (int s = 0; s < out.length; s++) {
+            long h = SEED;
+            for (int i = s; i < s + w; i++) {
+                h = mix(h ^ th[i]);
+            }
+            out[s] = mix(h + w);
+        }
+        return out;
     }
 
     /** The sketch of a non-empty set of shingle hashes (repeats allowed). */

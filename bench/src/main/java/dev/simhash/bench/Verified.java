@@ -47,7 +47,7 @@ final class Verified {
 
         boolean released() {
             MinHashSketch v1 = MinHashSketch.V1;
-            return shingleSize == v1.shingleSize() && bins == v1.bins() && bits == v1.bitsPerBin();
+            return shingleSize == 0 && adaptiveTokens == v1.longFrom() && bins == v1.bins() && bits == v1.bitsPerBin();
         }
 
         /** The shingle size whose radius model the candidate stage uses: the widest (2) for the adaptive variant. */
@@ -88,7 +88,7 @@ final class Verified {
     /** The released parameters only. */
     static List<Variant> released() {
         MinHashSketch v1 = MinHashSketch.V1;
-        return List.of(Variant.of(v1.shingleSize(), v1.bins(), v1.bitsPerBin()));
+        return List.of(Variant.adaptive(0, v1.bins(), v1.bitsPerBin(), v1.longFrom()));
     }
 
     /** Counts of one variant per threshold. */
