@@ -189,7 +189,7 @@ public final class MinHashSketch {
     private final class Shingles {
         private final int w;
         private final long[] min = new long[bins];
-        /** Hashes of the last {@code w} tokens (all tokens while there are fewer). */
+        /** Hashes of the last {@code w} tokens, oldest first (while there are fewer, at the end). */
         private final long[] recent;
         private long tokens;
 
@@ -200,13 +200,14 @@ public final class MinHashSketch {
         }
 
         void addToken(long hash) {
-            recent[(int) (tokens % w)] = hash;
+            // recent holds the last w token hashes, oldest first (shifted: w is small, and no division per token)
+            System.arraycopy(recent, 1, recent, 0, w - 1);
+            recent[w - 1] = hash;
             tokens++;
             if (tokens >= w) {
-                // the shingle of the last w tokens, oldest first
                 long h = SEED;
-                for (long i = tokens - w; i < tokens; i++) {
-                    h = mix(h ^ recent[(int) (i % w)]);
+                for (int i = 0; i < w; i++) {
+                    h = mix(h ^ recent[i]);
                 }
                 addShingle(min, mix(h + w));
             }
@@ -214,9 +215,9 @@ public final class MinHashSketch {
 
         byte[] sketch() {
             if (tokens < w) {
-                // fewer tokens than a shingle: the whole sequence is the one shingle
+                // fewer tokens than a shingle: the whole sequence is the one shingle (the last `tokens` entries)
                 long h = SEED;
-                for (int i = 0; i < tokens; i++) {
+                for (int i = w - (int) tokens; i < w; i++) {
                     h = mix(h ^ recent[i]);
                 }
                 long[] withIt = min.clone();
