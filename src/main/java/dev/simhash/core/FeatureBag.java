@@ -102,6 +102,18 @@ public final class FeatureBag {
     private final FastWordTokenizer.AsciiSink asciiTokens = this::addAsciiToken;
     /** The thread's bag while a {@link #threadBag} caller holds it. */
     private boolean lent;
+    /** Receives each token's hash in order (a similarity sketch reads the tokens this way, without tokenizing again); or null. */
+    private TokenHashes tokenHashes;
+
+    /** Receives the XXH3-64 (seed 0) hash of each token's UTF-8 bytes, in order: the input of a {@link MinHashSketch}. */
+    public interface TokenHashes {
+        void add(long tokenHash);
+    }
+
+    /** Hands the hash of every token added from now on to {@code sink} (null: none) until the bag is reset. */
+    public void tokenHashes(TokenHashes sink) {
+        this.tokenHashes = sink;
+    }
 
     public FeatureBag(FingerprintOptions options) {
         this(options, false, null);
@@ -169,6 +181,9 @@ public final class FeatureBag {
         }
         tokens++;
         int id = countToken(b, 0, end);
+        if (tokenHashes != null) {
+            tokenHashes.add(hashes[id]);
+        }
         if (adjacentPairs) {
             if (previousId >= 0) {
                 countPair(previousId, id, -1);
@@ -238,6 +253,9 @@ public final class FeatureBag {
         tokens++;
         byte[] t = text;
         int id = countToken(t, start, length);
+        if (tokenHashes != null) {
+            tokenHashes.add(hashes[id]);
+        }
         if (adjacentPairs) {
             int first = previousId;
             if (first >= 0) {
@@ -258,6 +276,9 @@ public final class FeatureBag {
             return;
         }
         tokens++;
+        if (tokenHashes != null) {
+            tokenHashes.add(SimHash.featureHash(token));
+        }
         if (adjacentPairs) {
             count(token);
             if (previous != null) {
@@ -680,6 +701,7 @@ public final class FeatureBag {
 
     /** Forgets all tokens so the bag can take the next document. */
     public void reset() {
+        tokenHashes = null;
         Arrays.fill(features, 0, Math.min(size, features.length), null);
         if (byteMode) {
             clearByteIndex(); // the string index is empty

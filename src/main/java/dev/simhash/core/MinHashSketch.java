@@ -144,7 +144,7 @@ public final class MinHashSketch {
      * sources): the sketch of everything added so far, equal to the sketch of all tokens at once. The shingle size
      * depends on the whole sequence's length, so both sizes are kept until the sketch is read. Not thread-safe.
      */
-    public final class Accumulator {
+    public final class Accumulator implements FeatureBag.TokenHashes {
         private final Shingles shorter;
         private final Shingles longer;
         private long tokens;
@@ -157,12 +157,17 @@ public final class MinHashSketch {
         /** Adds the tokens of one more text (as {@link SimHashV2#tokens} gives them). */
         public void add(List<String> more) {
             for (String t : more) {
-                long h = SimHash.featureHash(t);
-                tokens++;
-                shorter.addToken(h);
-                if (longer != shorter) {
-                    longer.addToken(h);
-                }
+                add(SimHash.featureHash(t));
+            }
+        }
+
+        /** Adds the next token by its hash (XXH3-64, seed 0, of its UTF-8 bytes), as a simhash-v2 fingerprinter reads it. */
+        @Override
+        public void add(long tokenHash) {
+            tokens++;
+            shorter.addToken(tokenHash);
+            if (longer != shorter) {
+                longer.addToken(tokenHash);
             }
         }
 

@@ -86,6 +86,21 @@ public final class TextFingerprinter {
         }
     }
 
+    /**
+     * The fingerprint of the text, handing the hash of each of its tokens to {@code tokenHashes} on the way (simhash-v2: the
+     * tokens a {@link MinHashSketch} reads, so a field computes both from one reading of the text).
+     */
+    public OptionalLong fingerprint(String text, FeatureBag.TokenHashes tokenHashes) {
+        FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs(), factors());
+        try {
+            bag.tokenHashes(tokenHashes);
+            addTokens(text, bag);
+            return bag.fingerprint();
+        } finally {
+            bag.reset();
+        }
+    }
+
     /** Fingerprint of several texts (e.g. the values of an array field) read as one document, in order. */
     public OptionalLong fingerprint(Iterable<String> texts) {
         FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs(), factors());

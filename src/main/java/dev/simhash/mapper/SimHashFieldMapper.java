@@ -356,17 +356,18 @@ public final class SimHashFieldMapper extends FieldMapper {
         if (pending == null) {
             pending = new PendingFingerprint(fullPath(), text);
             doc.onlyAddKey(this, pending);
-            pending.addToSketch(text);
-            pending.update(doc, fingerprinter.fingerprint(text));
+            // one reading of the text gives the fingerprint and the sketch's tokens
+            pending.update(doc, fingerprinter.fingerprint(text, pending.sketch));
             return;
         }
         if (pending.bag == null) {
             pending.bag = fingerprinter.newBag();
+            // the first text's tokens are in the sketch already
             fingerprinter.addText(pending.first, pending.bag);
             pending.first = null;
+            pending.bag.tokenHashes(pending.sketch);
         }
         fingerprinter.addText(text, pending.bag);
-        pending.addToSketch(text);
         pending.update(doc, pending.bag.fingerprint());
     }
 
@@ -389,12 +390,6 @@ public final class SimHashFieldMapper extends FieldMapper {
             this.first = first;
             MinHashSketch s = SimHashFieldMapper.this.fieldType().sketch();
             this.sketch = s == null ? null : s.accumulator();
-        }
-
-        void addToSketch(String text) {
-            if (sketch != null) {
-                sketch.addText(text);
-            }
         }
 
         /** The sketch of all texts (they have tokens: they have a fingerprint), computed once, when Lucene indexes the document. */

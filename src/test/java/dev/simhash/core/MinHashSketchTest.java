@@ -67,6 +67,39 @@ class MinHashSketchTest {
         }
     }
 
+    /**
+     * The field computes the sketch from the tokens the simhash-v2 fingerprinter reads (one reading of the text): on every
+     * path of the fingerprinter (ASCII bytes, full-width folded to ASCII, the fast scanner, StandardTokenizer for other
+     * scripts, string mode after an unpaired surrogate) and for several texts, the same sketch as from the texts.
+     */
+    @Test
+    void theTokensOfTheV2FingerprinterGiveTheSketchOfTheText() {
+        Random r = new Random(SEED + 4);
+        TextFingerprinter v2 = TextFingerprinter.v2(1);
+        String[] kinds = { "plain ascii words and 42 numbers", "ＦＵＬＬ－ＷＩＤＴＨ text", "新闻报道 mixed 東京 text", "ελληνικά и русский",
+            "ᚠᛇᚻ runes ᛒᛦ", "odd \uD800 surrogate", "emoji 👩‍💻 here" };
+        for (int i = 0; i < 300; i++) {
+            List<String> texts = new ArrayList<>();
+            int values = 1 + r.nextInt(3);
+            for (int v = 0; v < values; v++) {
+                StringBuilder sb = new StringBuilder(kinds[r.nextInt(kinds.length)]).append(' ');
+                sb.append(randomText(r, r.nextInt(i % 2 == 0 ? 20 : 120)));
+                texts.add(sb.toString());
+            }
+            MinHashSketch.Accumulator a = MinHashSketch.V1.accumulator();
+            v2.fingerprint(texts.get(0), a);
+            if (texts.size() > 1) {
+                FeatureBag bag = v2.newBag();
+                v2.addText(texts.get(0), bag);
+                bag.tokenHashes(a);
+                for (String t : texts.subList(1, texts.size())) {
+                    v2.addText(t, bag);
+                }
+            }
+            assertArrayEquals(MinHashSketch.V1.sketch(texts), a.sketch(), "texts " + texts);
+        }
+    }
+
     @Test
     void textsAddedInPartsGiveTheSketchOfTheWholeSequence() {
         Random r = new Random(SEED + 1);
