@@ -550,8 +550,10 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
             throw new IllegalArgumentException("[min_similarity] needs the query's similarity sketch, and a bare [hash] has no sketch: "
                 + "query with [text] or [like], or give the [sketch] with the [hash]");
         }
-        if (sketch != null && minSimilarity == null) {
-            throw new IllegalArgumentException("[sketch] only applies with [min_similarity]");
+        if (sketch != null && minSimilarity == null && !usesDefaults()) {
+            // without min_similarity, a sketch stands for the default threshold: a radius or k would contradict it
+            throw new IllegalArgumentException("[sketch] only applies with [min_similarity], or with neither [max_distance] nor [k] (the "
+                + "default threshold)");
         }
     }
 
@@ -662,14 +664,36 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return super.doRewrite(context);
     }
 
-    /** Whether a {@code like} reads the liked document's sketch as well. */
-    private LikeFetcher.SketchNeed sketchNeed() {
-        return minSimilarity != null ? LikeFetcher.SketchNeed.REQUIRED : LikeFetcher.SketchNeed.NONE;
+    /** Whether neither a radius, a threshold nor {@code k} is given: then a field with a sketch verifies with the default threshold. */
+    private boolean usesDefaults() {
+        return minSimilarity == null && maxDistance == null && k == null;
     }
 
-    /** The threshold on this field: {@code min_similarity}, or null (distance only). */
-    private Double threshold(FingerprintField fp) {
-        return minSimilarity;
+    /**
+     * Whether a {@code like} reads the liked document's sketch as well: with {@code min_similarity} it must; with the
+     * defaults it does where the field stores sketches (each shard then applies the default threshold if its field has them).
+     */
+    private LikeFetcher.SketchNeed sketchNeed() {
+        if (minSimilarity != null) {
+            return LikeFetcher.SketchNeed.REQUIRED;
+        }
+        return usesDefaults() ? LikeFetcher.SketchNeed.IF_STORED : LikeFetcher.SketchNeed.NONE;
+    }
+
+    /**
+     * The threshold on this field: {@code min_similarity}; else, on a field with a sketch, a {@code text} (or the
+     * {@code hash} + {@code sketch} of a rewritten {@code like}) without {@code max_distance} and {@code k} uses
+     * {@link MinHashSketch#DEFAULT_MIN_SIMILARITY}; else null (distance only: a bare hash keeps the version's radius).
+     */
+    Double threshold(FingerprintField fp) {
+        if (minSimilarity != null) {
+            return minSimilarity;
+        }
+        boolean hasQuerySketch = text != null || sketch != null;
+        if (usesDefaults() && hasQuerySketch && fp.isFieldType() && fp.fieldType().sketch() != null) {
+            return MinHashSketch.DEFAULT_MIN_SIMILARITY;
+        }
+        return null;
     }
 
     @Override

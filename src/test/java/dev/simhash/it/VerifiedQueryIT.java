@@ -214,6 +214,36 @@ class VerifiedQueryIT {
         assertTrue(others >= 8, "many liked documents have near-duplicates: " + others);
     }
 
+    /**
+     * Neither max_distance, min_similarity nor k on a field with a sketch: text and like are verified at the default
+     * threshold; a bare hash keeps simhash-v2's default radius of 6 bits, scored by distance.
+     */
+    @Test
+    void textAndLikeWithoutRadiusOrThresholdUseTheDefaultMinSimilarity() {
+        double d = MinHashSketch.DEFAULT_MIN_SIMILARITY;
+        List<String> ids = new ArrayList<>(texts.keySet());
+        int found = 0;
+        for (int q = 0; q < 10; q++) {
+            String text = edit(bases.get(random.nextInt(bases.size())), random.nextDouble() * 0.04);
+            Map<String, Double> expected = bruteForce(SimHashV2.fingerprint(text, 1).getAsLong(), MinHashSketch.V1.sketch(text), d, null);
+            assertSameHits(expected, search(ordered("field", FIELD, "text", text)), 1, "default text query " + q);
+            found += expected.isEmpty() ? 0 : 1;
+            String id = ids.get(random.nextInt(ids.size()));
+            assertSameHits(bruteForce(fingerprints.get(id), sketches.get(id), d, id),
+                search(ordered("field", FIELD, "like", Map.of("index", INDEX, "id", id))), 1, "default like " + id);
+            long h = fingerprints.get(id);
+            Map<String, Double> byDistance = new TreeMap<>();
+            fingerprints.forEach((other, f) -> {
+                int distance = SimHash.distance(f, h);
+                if (distance <= SimHashV2.DEFAULT_MAX_DISTANCE) {
+                    byDistance.put(other, (64 - distance) / 64.0);
+                }
+            });
+            assertSameHits(byDistance, search(ordered("field", FIELD, "hash", SimHash.toHex(h))), 1, "bare hash " + id);
+        }
+        assertTrue(found >= 3, "some default text queries find near-duplicates: " + found);
+    }
+
     /** A hash with the sketch read through fields/format is the same query as the like it stands for. */
     @Test
     void theSketchReadThroughFieldsIsTheClientSideSketchAndQueriesWithHash() {
@@ -293,7 +323,7 @@ class VerifiedQueryIT {
             "[sketch] must be the 64 bytes");
         assert400(INDEX, ordered("field", FIELD, "text", text, "sketch", sketch, "min_similarity", 0.8), "[sketch] only applies to [hash]");
         assert400(INDEX, ordered("field", FIELD, "hash", "00000000000000ff", "sketch", sketch, "max_distance", 3),
-            "[sketch] only applies with [min_similarity]");
+            "[sketch] only applies with [min_similarity], or with neither [max_distance] nor [k]");
     }
 
     /** Fields without sketches: sketch none, simhash-v1, input fingerprint and the processor's object form. */
@@ -320,6 +350,11 @@ class VerifiedQueryIT {
             // like: the coordinator finds that the liked document's field has no sketch
             assert400(index, ordered("field", field, "like", Map.of("index", index, "id", "1"), "min_similarity", 0.8),
                 "[min_similarity] needs a similarity sketch, but [" + field + "] stores none in index [" + index + "]");
+            // without radius or threshold a like keeps working there: the liked document's field has no sketch to verify with
+            Rest.Answer likeDefault = rest.post("/" + index + "/_search", toJson(Map.of("query", Map.of("simhash",
+                ordered("field", field, "like", Map.of("index", index, "id", "1"), "include", true)))));
+            assertEquals(200, likeDefault.status(), likeDefault.toString());
+            assertEquals(List.of("1"), Fixtures.ids(likeDefault), field);
             // max_distance still works there
             Rest.Answer ok = rest.post("/" + index + "/_search", toJson(Map.of("query", Map.of("simhash",
                 ordered("field", field, "hash", "00000000000000ff", "max_distance", 64)))));

@@ -134,10 +134,13 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
         if (builder.field().equals(SKETCHED)) {
             long expected = builder.hash() != null ? builder.hash() : SimHashV2.fingerprint(builder.text(), 1).getAsLong();
             assertEquals(expected, q.hash());
-            if (builder.minSimilarity() != null) {
+            // a text with neither max_distance nor min_similarity (nor k) on a field with a sketch: the default threshold
+            Double s = builder.minSimilarity() != null ? builder.minSimilarity()
+                : builder.text() != null && builder.maxDistance() == null ? (Double) MinHashSketch.DEFAULT_MIN_SIMILARITY : null;
+            if (s != null) {
                 // the candidate radius of the threshold, verified by the sketch
-                assertEquals(CandidateRadius.radius(builder.minSimilarity()), q.maxDistance());
-                assertEquals(builder.minSimilarity(), q.check().minSimilarity(), 0.0);
+                assertEquals(CandidateRadius.radius(s), q.maxDistance());
+                assertEquals(s, q.check().minSimilarity(), 0.0);
                 assertEquals("sk._minhash", q.check().sketchField());
             } else {
                 assertNull(q.check());
@@ -311,11 +314,47 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
         assertParseError("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"sketch\": \"" + b64 + "\", \"min_similarity\": 0.5}}",
             "[simhash] [sketch] only applies to [hash]");
         assertParseError("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"sketch\": \"" + b64 + "\", \"max_distance\": 3}}",
-            "[simhash] [sketch] only applies with [min_similarity]");
+            "[simhash] [sketch] only applies with [min_similarity], or with neither [max_distance] nor [k]");
+        assertParseError("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"sketch\": \"" + b64 + "\", \"k\": 3}}",
+            "[simhash] [sketch] only applies with [min_similarity], or with neither [max_distance] nor [k]");
         assertLocated("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"sketch\": \"not base64!\", \"min_similarity\": 0.5}}", 1,
             "[simhash] failed to parse field [sketch]", "[sketch] must be base64");
         assertLocated("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"sketch\": \"AAAA\", \"min_similarity\": 0.5}}", 1,
             "[simhash] failed to parse field [sketch]", "[sketch] must be the 64 bytes of a [minhash-v1] sketch, got [3] bytes");
+    }
+
+    /**
+     * The default threshold: a text, or a hash with a sketch (a rewritten like), with neither max_distance, min_similarity nor
+     * k on a field with a sketch is verified at {@link MinHashSketch#DEFAULT_MIN_SIMILARITY}; a bare hash, a radius, k, or a
+     * field without a sketch keep the distance alone.
+     */
+    public void testDefaultThresholdOnAFieldWithASketch() throws IOException {
+        SearchExecutionContext context = createSearchExecutionContext();
+        byte[] sketch = MinHashSketch.V1.sketch("news story edited twice");
+        double d = MinHashSketch.DEFAULT_MIN_SIMILARITY;
+        assertEquals(d, check(new SimHashQueryBuilder(SKETCHED).text("news story edited twice").toQuery(context)).minSimilarity(), 0.0);
+        SimHashQueryBuilder liked = (SimHashQueryBuilder) parseQuery("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"sketch\": \""
+            + java.util.Base64.getEncoder().encodeToString(sketch) + "\"}}");
+        assertNull(liked.minSimilarity());
+        assertEquals(liked, parseQuery(org.elasticsearch.common.Strings.toString(liked)));
+        SimHashQuery q = (SimHashQuery) liked.toQuery(context);
+        assertEquals(d, q.check().minSimilarity(), 0.0);
+        assertEquals(CandidateRadius.radius(d), q.maxDistance());
+        SimHashQuery bare = (SimHashQuery) new SimHashQueryBuilder(SKETCHED).hash(1L).toQuery(context);
+        assertNull(bare.check());
+        assertEquals(6, bare.maxDistance());
+        SimHashQuery radius = (SimHashQuery) new SimHashQueryBuilder(SKETCHED).text("news story edited twice").maxDistance(9).toQuery(context);
+        assertNull(radius.check());
+        assertEquals(9, radius.maxDistance());
+        assertNull(((SimHashNearestQuery) new SimHashQueryBuilder(SKETCHED).text("news story edited twice").k(2).toQuery(context)).check());
+        SimHashQuery objectForm = (SimHashQuery) new SimHashQueryBuilder(FIELD).text("news story edited twice").toQuery(context);
+        assertNull(objectForm.check());
+        SimHashQuery objectFormWithSketch = (SimHashQuery) new SimHashQueryBuilder(FIELD).hash(1L).sketch(sketch).toQuery(context);
+        assertNull(objectFormWithSketch.check());
+    }
+
+    private static SketchCheck check(Query q) {
+        return ((SimHashQuery) q).check();
     }
 
     /** On a field without a sketch (the processor's object form here) min_similarity is refused, saying why. */
