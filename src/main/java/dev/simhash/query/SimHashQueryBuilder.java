@@ -184,13 +184,17 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return FingerprintSpec.parse(textOptions);
     }
 
-    /** The radius given as {@code max_distance}, or null: then the field's default (with {@code k}: 64, i.e. no limit). */
+    /**
+     * The radius given as {@code max_distance}, or null: then {@code min_similarity}'s radius, or the field's default threshold
+     * (text and like on a field with a sketch), or the field's default radius (with {@code k}: 64, i.e. no limit).
+     */
     public Integer maxDistance() {
         return maxDistance;
     }
 
     /**
-     * The radius on a field: {@code max_distance}; with {@code k} and no radius 64 (no limit); else the field's version default
+     * The radius on a field when no threshold applies ({@link #threshold}): {@code max_distance}; with {@code k} and no radius 64
+     * (no limit); else the field's version default
      * (3 for simhash-v1 and the processor's object form, 6 for simhash-v2) or, for a {@code text} on the object form, the
      * default of the version the text is fingerprinted with.
      */
