@@ -1,10 +1,16 @@
 package dev.simhash.query;
 
 import dev.simhash.core.FingerprintFields;
+import dev.simhash.core.MinHashSketch;
+import dev.simhash.mapper.SimHashFieldMapper;
+import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.query.SimHashQueryBuilder.Like;
 
 import org.elasticsearch.ResourceNotFoundException;
 import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.fieldcaps.FieldCapabilities;
+import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
+import org.elasticsearch.action.fieldcaps.TransportFieldCapabilitiesAction;
 import org.elasticsearch.action.get.GetRequest;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.client.internal.Client;
@@ -14,31 +20,128 @@ import org.elasticsearch.index.query.IdsQueryBuilder;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.search.fetch.subphase.FetchSourceContext;
+import org.elasticsearch.search.fetch.subphase.FieldAndFormat;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * Reads the fingerprint of the document a {@code simhash} query's {@code like} names, from a {@code simhash} field or
  * the processor's object: with an index, a realtime GET, whose {@code _source} gives it when the processor wrote it there
  * as a number; otherwise (source disabled or filtered, a hash sent as a string) from doc values, the way the query reads
  * every other document's fingerprint. Without an index: from doc values, through a search for the id in every index.
+ * When the query verifies with the similarity sketch, the liked document's sketch is then read from the index it was
+ * found in, through the {@code fields} option with the format {@value MinHashSketch#ALGORITHM} (the caller's own read
+ * privileges), after field capabilities told that the field stores sketches there.
  */
 final class LikeFetcher {
 
-    /** The liked document once fetched: its fingerprint and the concrete index it was found in. */
-    record Liked(long hash, String index) {}
+    /**
+     * The liked document once fetched: its fingerprint, the concrete index it was found in, and its similarity sketch
+     * (null when none was asked for, or when the field stores none and none was required).
+     */
+    record Liked(long hash, String index, byte[] sketch) {
+        Liked(long hash, String index) {
+            this(hash, index, null);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Liked l && hash == l.hash && index.equals(l.index) && Arrays.equals(sketch, l.sketch);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(hash, index, Arrays.hashCode(sketch));
+        }
+
+        @Override
+        public String toString() {
+            return "Liked[" + index + ", " + hash + (sketch == null ? "" : ", with sketch") + "]";
+        }
+    }
+
+    /** Whether the liked document's sketch is read as well. */
+    enum SketchNeed {
+        /** Only the fingerprint. */
+        NONE,
+        /** The sketch too; a field without sketches is a 400 ({@code min_similarity} given). */
+        REQUIRED,
+        /** The sketch too where the field stores sketches (the default threshold applies there); else only the fingerprint. */
+        IF_STORED
+    }
 
     private final String field;
     private final Like like;
+    private final SketchNeed sketchNeed;
 
     LikeFetcher(String field, Like like) {
-        this.field = field;
-        this.like = like;
+        this(field, like, SketchNeed.NONE);
     }
 
-    void fetch(Client client, ActionListener<Liked> listener) {
+    LikeFetcher(String field, Like like, SketchNeed sketchNeed) {
+        this.field = field;
+        this.like = like;
+        this.sketchNeed = sketchNeed;
+    }
+
+    void fetch(Client client, ActionListener<Liked> l) {
+        // the steps below answer from inside listeners that turn a throw into onFailure: complete exactly once regardless
+        ActionListener<Liked> listener = ActionListener.notifyOnce(l);
+        if (sketchNeed == SketchNeed.NONE) {
+            fetchHash(client, listener);
+        } else {
+            fetchHash(client, ActionListener.wrap(liked -> withSketch(client, liked, listener), listener::onFailure));
+        }
+    }
+
+    /** Reads the sketch of the liked document (found in {@code liked.index()}) when the field stores sketches there. */
+    private void withSketch(Client client, Liked liked, ActionListener<Liked> listener) {
+        FieldCapabilitiesRequest caps = new FieldCapabilitiesRequest().indices(liked.index()).fields(field);
+        client.execute(TransportFieldCapabilitiesAction.TYPE, caps, ActionListener.wrap(response -> {
+            Map<String, FieldCapabilities> types = response.getField(field);
+            FieldCapabilities simhash = types == null ? null : types.get(SimHashFieldMapper.CONTENT_TYPE);
+            Set<String> sketches = simhash == null || simhash.meta() == null ? Set.of()
+                : simhash.meta().getOrDefault(SimHashFieldType.SKETCH_META, Set.of());
+            if (!sketches.contains(MinHashSketch.ALGORITHM)) {
+                if (sketchNeed == SketchNeed.REQUIRED) {
+                    throw new IllegalArgumentException("[" + SimHashQueryBuilder.MIN_SIMILARITY.getPreferredName() + "] needs a "
+                        + "similarity sketch, but [" + field + "] stores none in index [" + liked.index() + "], where the [like] "
+                        + "document " + like.describe() + " is: map a [simhash] field with [sketch] = [" + MinHashSketch.ALGORITHM
+                        + "], or use [max_distance]");
+                }
+                listener.onResponse(liked);
+                return;
+            }
+            readSketch(client, liked, listener);
+        }, listener::onFailure));
+    }
+
+    private void readSketch(Client client, Liked liked, ActionListener<Liked> listener) {
+        SearchRequest search = new SearchRequest(liked.index()).routing(like.routing()).source(new SearchSourceBuilder()
+            .query(new IdsQueryBuilder().addIds(like.id())).size(1).fetchSource(false)
+            .fetchField(new FieldAndFormat(field, MinHashSketch.ALGORITHM)));
+        client.search(search, listener.map(response -> {
+            SearchHit[] hits = response.getHits().getHits();
+            DocumentField values = hits.length == 0 ? null : hits[0].field(field);
+            Object value = values == null || values.getValues().isEmpty() ? null : values.getValues().get(0);
+            if (value == null) {
+                if (sketchNeed == SketchNeed.REQUIRED) {
+                    throw new IllegalArgumentException("[like] document " + like.describe() + " has no similarity sketch in [" + field
+                        + "]");
+                }
+                return liked;
+            }
+            return new Liked(liked.hash(), liked.index(), Base64.getDecoder().decode(value.toString()));
+        }));
+    }
+
+    private void fetchHash(Client client, ActionListener<Liked> listener) {
         String hashPath = FingerprintFields.hashPath(field);
         if (like.index() == null) {
             fromDocValues(client, new String[0], listener);

@@ -27,8 +27,10 @@ import java.util.Objects;
 /**
  * The k nearest documents of a shard: searches within growing radii until one holds at least k documents
  * (or the largest allowed radius is reached), then keeps the k best-scored, i.e. nearest, of them. Exact:
- * every document within that radius was scored, and every other one is farther. Rewrites, per searcher,
- * to a query over those documents with their scores.
+ * every document within that radius was scored, and every other one is farther. With a {@link SketchCheck}
+ * ({@code min_similarity}) the k most similar verified documents within the threshold's radius are kept: that
+ * radius is searched at once, since a farther fingerprint may have a more similar sketch. Rewrites, per
+ * searcher, to a query over those documents with their scores.
  */
 final class SimHashNearestQuery extends Query {
 
@@ -42,6 +44,7 @@ final class SimHashNearestQuery extends Query {
     private final Query exclude;
     private final int k;
     private final int maxRadius;
+    private final SketchCheck check;
 
     /**
      * @param filter    only documents matching it are considered, or null
@@ -49,6 +52,13 @@ final class SimHashNearestQuery extends Query {
      * @param maxRadius the largest radius searched ({@code max_distance}, or 64)
      */
     SimHashNearestQuery(String hashField, BlockTermLayout blocks, long hash, Query filter, Query exclude, int k, int maxRadius) {
+        this(hashField, blocks, hash, filter, exclude, k, maxRadius, null);
+    }
+
+    /** As above; with {@code check}, the k most similar documents within {@code maxRadius} that pass it. */
+    SimHashNearestQuery(String hashField, BlockTermLayout blocks, long hash, Query filter, Query exclude, int k, int maxRadius,
+                        SketchCheck check) {
+        this.check = check;
         this.hashField = hashField;
         this.blocks = blocks;
         this.hash = hash;
@@ -60,7 +70,13 @@ final class SimHashNearestQuery extends Query {
 
     /** The documents within r bits that match the filter (if any), scored (64 - distance) / 64, without the excluded ones. */
     static Query within(String hashField, BlockTermLayout blocks, long hash, int radius, Query filter, Query exclude) {
-        Query q = new SimHashQuery(hashField, blocks, hash, radius);
+        return within(hashField, blocks, hash, radius, null, filter, exclude);
+    }
+
+    /** As {@link #within(String, BlockTermLayout, long, int, Query, Query)}, verified by {@code check} when it is not null. */
+    static Query within(String hashField, BlockTermLayout blocks, long hash, int radius, SketchCheck check, Query filter,
+                        Query exclude) {
+        Query q = new SimHashQuery(hashField, blocks, hash, radius, check);
         if (filter == null && exclude == null) {
             return q;
         }
@@ -75,11 +91,18 @@ final class SimHashNearestQuery extends Query {
     }
 
     private Query withinRadius(int radius) {
-        return within(hashField, blocks, hash, radius, filter, exclude);
+        return within(hashField, blocks, hash, radius, check, filter, exclude);
+    }
+
+    SketchCheck check() {
+        return check;
     }
 
     @Override
     public Query rewrite(IndexSearcher searcher) throws IOException {
+        if (check != null) {
+            return new TopDocsQuery(searcher.search(withinRadius(maxRadius), k).scoreDocs, searcher.getIndexReader().getContext().id());
+        }
         TopDocs top = null;
         for (int r : RADII) {
             int radius = Math.min(r, maxRadius);
@@ -107,12 +130,12 @@ final class SimHashNearestQuery extends Query {
             && blocks.equals(((SimHashNearestQuery) other).blocks) && hash == ((SimHashNearestQuery) other).hash
             && Objects.equals(filter, ((SimHashNearestQuery) other).filter)
             && Objects.equals(exclude, ((SimHashNearestQuery) other).exclude) && k == ((SimHashNearestQuery) other).k
-            && maxRadius == ((SimHashNearestQuery) other).maxRadius;
+            && maxRadius == ((SimHashNearestQuery) other).maxRadius && Objects.equals(check, ((SimHashNearestQuery) other).check);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), hashField, blocks, hash, filter, exclude, k, maxRadius);
+        return Objects.hash(classHash(), hashField, blocks, hash, filter, exclude, k, maxRadius, check);
     }
 
     /** Fixed documents of one reader with fixed scores (times the boost). */
@@ -153,8 +176,8 @@ final class SimHashNearestQuery extends Query {
                 public Explanation explain(LeafReaderContext context, int doc) {
                     int i = Arrays.binarySearch(docs, context.docBase + doc);
                     return i < 0 ? Explanation.noMatch("not among the k nearest documents of the shard")
-                        : Explanation.match(scores[i] * boost, "among the k nearest documents of the shard, scored "
-                            + "boost * (64 - distance) / 64");
+                        : Explanation.match(scores[i] * boost, "among the k nearest (with min_similarity: most similar) documents "
+                            + "of the shard, scored boost * (64 - distance) / 64 (with min_similarity: boost * estimated similarity)");
                 }
 
                 @Override

@@ -6,6 +6,7 @@ import dev.simhash.core.BlockProbes;
 import dev.simhash.core.BlockTermLayout;
 import dev.simhash.core.SimHash;
 
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -34,6 +35,8 @@ import java.util.Objects;
  * hashing: complete by the pigeonhole principle); each candidate is verified against the full hash
  * in doc values. When the probed terms would cover a large part of the segment anyway, the segment
  * is scanned instead (every document's hash verified). Score = boost * (64 - distance) / 64.
+ * With a {@link SketchCheck} ({@code min_similarity}), a document within the radius also needs a stored sketch
+ * whose estimated similarity to the query's is at least the threshold; it is then scored boost * similarity.
  */
 final class SimHashQuery extends Query {
 
@@ -50,13 +53,24 @@ final class SimHashQuery extends Query {
     private final BlockTermLayout blocks;
     private final long hash;
     private final int maxDistance;
+    /** The sketch verification of {@code min_similarity}, or null (distance only). */
+    private final SketchCheck check;
 
     SimHashQuery(String hashField, BlockTermLayout blocks, long hash, int maxDistance) {
+        this(hashField, blocks, hash, maxDistance, null);
+    }
+
+    SimHashQuery(String hashField, BlockTermLayout blocks, long hash, int maxDistance, SketchCheck check) {
         BlockProbes.checkMaxDistance(maxDistance);
         this.hashField = hashField;
         this.blocks = blocks;
         this.hash = hash;
         this.maxDistance = maxDistance;
+        this.check = check;
+    }
+
+    SketchCheck check() {
+        return check;
     }
 
     long hash() {
@@ -151,13 +165,20 @@ final class SimHashQuery extends Query {
             if (values == null) {
                 return null; // no document of this segment has a fingerprint
             }
+            BinaryDocValues sketches = null;
+            if (check != null) {
+                sketches = reader.getBinaryDocValues(check.sketchField());
+                if (sketches == null) {
+                    return null; // no document of this segment has a sketch: none can match a min_similarity
+                }
+            }
             DocIdSetIterator candidates = candidates(reader);
             boolean scan = candidates == null;
             DocIdSetIterator approximation = scan ? values : candidates;
             if (approximation == null || approximation.cost() == 0) {
                 return null;
             }
-            SimHashScorer scorer = new SimHashScorer(this, reader, approximation, values, scan, boost);
+            SimHashScorer scorer = new SimHashScorer(this, reader, approximation, values, sketches, scan, boost);
             return supplier(scorer);
         }
 
@@ -171,6 +192,20 @@ final class SimHashQuery extends Query {
             if (d > maxDistance) {
                 return Explanation.noMatch("hamming distance [" + d + "] > max_distance [" + maxDistance + "]");
             }
+            if (check != null) {
+                double s = check.similarity(context.reader().getBinaryDocValues(check.sketchField()), doc);
+                if (s < 0) {
+                    return Explanation.noMatch("no similarity sketch in [" + check.sketchField() + "]");
+                }
+                if (!check.passes(s)) {
+                    return Explanation.noMatch("estimated similarity [" + s + "] < min_similarity [" + check.minSimilarity() + "]");
+                }
+                return Explanation.match((float) (boost * s), "simhash: hamming distance [" + d + "] <= candidate radius [" + maxDistance
+                    + "] and estimated similarity [" + s + "] >= min_similarity [" + check.minSimilarity() + "], computed as boost * "
+                    + "similarity from:",
+                    Explanation.match(boost, "boost"),
+                    Explanation.match((float) s, "estimated Jaccard similarity of the query's and the document's sketches"));
+            }
             return Explanation.match(score(boost, d),
                 "simhash: hamming distance [" + d + "] <= max_distance [" + maxDistance + "], computed as boost * (64 - distance) / 64 from:",
                 Explanation.match(boost, "boost"),
@@ -179,14 +214,15 @@ final class SimHashQuery extends Query {
 
         @Override
         public boolean isCacheable(LeafReaderContext ctx) {
-            return DocValues.isCacheable(ctx, hashField);
+            return check == null ? DocValues.isCacheable(ctx, hashField) : DocValues.isCacheable(ctx, hashField, check.sketchField());
         }
     }
 
-    /** Iterates candidates and verifies each against the full hash; scores by distance. */
+    /** Iterates candidates and verifies each against the full hash (and the sketch); scores by distance (or similarity). */
     private final class SimHashScorer extends CompatScorer {
         private final DocIdSetIterator approximation;
         private final SortedNumericDocValues values;
+        private final BinaryDocValues sketches;
         private final boolean scan;
         private final float boost;
         private final TwoPhaseIterator twoPhase;
@@ -194,13 +230,15 @@ final class SimHashQuery extends Query {
         private final LeafReader reader;
         private int lastDoc = -1;
         private int lastDistance;
+        private double lastSimilarity;
 
-        SimHashScorer(Weight weight, LeafReader reader, DocIdSetIterator approximation, SortedNumericDocValues values, boolean scan,
-                      float boost) {
+        SimHashScorer(Weight weight, LeafReader reader, DocIdSetIterator approximation, SortedNumericDocValues values,
+                      BinaryDocValues sketches, boolean scan, float boost) {
             super(weight);
             this.reader = reader;
             this.approximation = approximation;
             this.values = values;
+            this.sketches = sketches;
             this.scan = scan;
             this.boost = boost;
             this.twoPhase = new TwoPhaseIterator(approximation) {
@@ -212,12 +250,20 @@ final class SimHashQuery extends Query {
                     }
                     lastDistance = distance(values);
                     lastDoc = approximation.docID();
-                    return lastDistance <= maxDistance;
+                    if (lastDistance > maxDistance) {
+                        return false;
+                    }
+                    if (check == null) {
+                        return true;
+                    }
+                    lastSimilarity = check.similarity(sketches, lastDoc);
+                    return check.passes(lastSimilarity);
                 }
 
                 @Override
                 public float matchCost() {
-                    return 8; // one doc-values read and up to a few popcounts
+                    // one doc-values read and up to a few popcounts; a sketch adds a 64-byte read and its popcounts
+                    return check == null ? 8 : 24;
                 }
             };
             this.iterator = TwoPhaseIterator.asDocIdSetIterator(twoPhase);
@@ -250,7 +296,13 @@ final class SimHashQuery extends Query {
                 // positioned without matches() (allowed by some callers): read the hash again with a fresh iterator
                 SortedNumericDocValues fresh = DocValues.getSortedNumeric(reader, hashField);
                 lastDistance = fresh.advanceExact(doc) ? distance(fresh) : SimHash.BITS;
+                if (check != null) {
+                    lastSimilarity = check.similarity(reader.getBinaryDocValues(check.sketchField()), doc);
+                }
                 lastDoc = doc;
+            }
+            if (check != null) {
+                return (float) (boost * Math.max(0, lastSimilarity));
             }
             return SimHashQuery.this.score(boost, Math.min(lastDistance, SimHash.BITS));
         }
@@ -265,7 +317,8 @@ final class SimHashQuery extends Query {
 
     @Override
     public String toString(String field) {
-        return "simhash(" + hashField + ":" + SimHash.toHex(hash) + ", max_distance=" + maxDistance + ")";
+        return "simhash(" + hashField + ":" + SimHash.toHex(hash) + ", max_distance=" + maxDistance + (check == null ? "" : ", " + check)
+            + ")";
     }
 
     @Override
@@ -274,11 +327,12 @@ final class SimHashQuery extends Query {
             && hash == ((SimHashQuery) other).hash
             && maxDistance == ((SimHashQuery) other).maxDistance
             && hashField.equals(((SimHashQuery) other).hashField)
-            && blocks.equals(((SimHashQuery) other).blocks);
+            && blocks.equals(((SimHashQuery) other).blocks)
+            && Objects.equals(check, ((SimHashQuery) other).check);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), hashField, blocks, hash, maxDistance);
+        return Objects.hash(classHash(), hashField, blocks, hash, maxDistance, check);
     }
 }

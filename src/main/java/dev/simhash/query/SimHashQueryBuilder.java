@@ -2,11 +2,14 @@ package dev.simhash.query;
 
 import dev.simhash.compat.CompatLeafQueryBuilder;
 import dev.simhash.core.BlockProbes;
+import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.FeatureWeights;
 import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.FingerprintField;
+import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
@@ -26,6 +29,8 @@ import org.elasticsearch.xcontent.XContentBuilder;
 import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +42,9 @@ import java.util.function.Supplier;
  * The {@code simhash} query: documents whose stored fingerprint is within {@code max_distance} bits
  * of a hash, of the fingerprint of a text, or of an indexed document's fingerprint; or, with {@code k},
  * the k nearest documents of each shard. Exact for every distance 0..64; scored (64 - distance) / 64
- * times boost. The field is a {@code simhash} field or the object the ingest processor writes.
+ * times boost. With {@code min_similarity} instead of {@code max_distance}, the candidates within the radius the
+ * threshold implies are verified with the field's similarity sketch and scored by the estimated similarity.
+ * The field is a {@code simhash} field or the object the ingest processor writes.
  */
 public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQueryBuilder> {
 
@@ -53,6 +60,10 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     static final ParseField FILTER = new ParseField("filter");
     /** The document a {@code like} query leaves out, once rewritten to the liked document's hash: part of the query's meaning. */
     static final ParseField EXCLUDE = new ParseField("exclude");
+    /** The estimated Jaccard similarity a candidate's sketch must reach. */
+    static final ParseField MIN_SIMILARITY = new ParseField("min_similarity");
+    /** The query's similarity sketch with {@code hash} (what a {@code like} with {@code min_similarity} becomes), base64. */
+    static final ParseField SKETCH = new ParseField("sketch");
     /** The largest {@code k}, as for {@code knn}. */
     public static final int MAX_K = 10_000;
 
@@ -77,6 +88,9 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     private Like like;
     private boolean include;
     private Integer maxDistance;
+    private Double minSimilarity;
+    /** The query's sketch with {@code hash}, {@link MinHashSketch#BYTES} long, or null. */
+    private byte[] sketch;
     private Integer k;
     /** Only documents matching it are considered (for {@code k}: before the nearest are chosen); null: all. */
     private QueryBuilder filter;
@@ -114,6 +128,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         filter = in.readOptionalNamedWriteable(QueryBuilder.class);
         excludeIndex = in.readOptionalString();
         excludeId = in.readOptionalString();
+        minSimilarity = in.readOptionalDouble();
+        sketch = in.readOptionalByteArray();
         likeSupplier = null;
     }
 
@@ -138,6 +154,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         out.writeOptionalNamedWriteable(filter);
         out.writeOptionalString(excludeIndex);
         out.writeOptionalString(excludeId);
+        out.writeOptionalDouble(minSimilarity);
+        out.writeOptionalByteArray(sketch);
     }
 
     public String field() {
@@ -166,13 +184,17 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return FingerprintSpec.parse(textOptions);
     }
 
-    /** The radius given as {@code max_distance}, or null: then the field's default (with {@code k}: 64, i.e. no limit). */
+    /**
+     * The radius given as {@code max_distance}, or null: then {@code min_similarity}'s radius, or the field's default threshold
+     * (text and like on a field with a sketch), or the field's default radius (with {@code k}: 64, i.e. no limit).
+     */
     public Integer maxDistance() {
         return maxDistance;
     }
 
     /**
-     * The radius on a field: {@code max_distance}; with {@code k} and no radius 64 (no limit); else the field's version default
+     * The radius on a field when no threshold applies ({@link #threshold}): {@code max_distance}; with {@code k} and no radius 64
+     * (no limit); else the field's version default
      * (3 for simhash-v1 and the processor's object form, 6 for simhash-v2) or, for a {@code text} on the object form, the
      * default of the version the text is fingerprinted with.
      */
@@ -184,6 +206,39 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
             return SimHash.BITS;
         }
         return !fp.isFieldType() && text != null ? textSpec().version().defaultMaxDistance() : fp.defaultMaxDistance();
+    }
+
+    /** The threshold given as {@code min_similarity}, or null. */
+    public Double minSimilarity() {
+        return minSimilarity;
+    }
+
+    /** The query's sketch given with {@code hash} (a copy), or null. */
+    public byte[] sketch() {
+        return sketch == null ? null : sketch.clone();
+    }
+
+    /**
+     * Matches only documents whose stored sketch has an estimated similarity of at least {@code s} (0 < s <= 1) with the
+     * query's; the candidates are those within {@link CandidateRadius#radius(double)}, the score the similarity.
+     */
+    public SimHashQueryBuilder minSimilarity(Double s) {
+        if (s != null && !(s > 0 && s <= 1)) {
+            throw new IllegalArgumentException("[" + MIN_SIMILARITY.getPreferredName() + "] must be greater than 0 and at most 1, got ["
+                + s + "]");
+        }
+        this.minSimilarity = s;
+        return this;
+    }
+
+    /** The query's similarity sketch with {@code hash}: exactly {@link MinHashSketch#BYTES} bytes of {@link MinHashSketch#V1}. */
+    public SimHashQueryBuilder sketch(byte[] sketch) {
+        if (sketch != null && sketch.length != MinHashSketch.BYTES) {
+            throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be the " + MinHashSketch.BYTES + " bytes of a ["
+                + MinHashSketch.ALGORITHM + "] sketch, got [" + sketch.length + "] bytes");
+        }
+        this.sketch = sketch == null ? null : sketch.clone();
+        return this;
     }
 
     /** The number of nearest documents per shard, or null (every document within {@code max_distance}). */
@@ -326,8 +381,14 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         if (excludeId != null) {
             builder.startObject(EXCLUDE.getPreferredName()).field("index", excludeIndex).field("id", excludeId).endObject();
         }
+        if (sketch != null) {
+            builder.field(SKETCH.getPreferredName(), Base64.getEncoder().encodeToString(sketch));
+        }
         if (maxDistance != null) {
             builder.field(MAX_DISTANCE.getPreferredName(), maxDistance);
+        }
+        if (minSimilarity != null) {
+            builder.field(MIN_SIMILARITY.getPreferredName(), minSimilarity);
         }
         if (k != null) {
             builder.field(K.getPreferredName(), k);
@@ -346,6 +407,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         String text;
         Like like;
         Integer maxDistance;
+        Double minSimilarity;
+        byte[] sketch;
         Integer k;
         Boolean include;
         QueryBuilder filter;
@@ -382,6 +445,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         declareValue(TEXT, (b, v) -> b.text = v, XContentParser::text);
         PARSER.declareField((b, v) -> b.like = v, (p, c) -> parseLike(p), LIKE, ObjectParser.ValueType.VALUE_OBJECT_ARRAY);
         declareValue(MAX_DISTANCE, (b, v) -> b.maxDistance = v, p -> p.intValue(false));
+        declareValue(MIN_SIMILARITY, (b, v) -> b.minSimilarity = v, p -> p.doubleValue(false));
+        declareValue(SKETCH, (b, v) -> b.sketch = v, p -> parseSketch(p.text()));
         declareValue(K, (b, v) -> b.k = v, p -> p.intValue(false));
         declareValue(INCLUDE, (b, v) -> b.include = v, XContentParser::booleanValue);
         PARSER.declareField((b, v) -> b.filter = v, (p, c) -> {
@@ -452,6 +517,9 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         if (body.exclude != null && body.hash == null) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [exclude] only applies to [hash]");
         }
+        if (body.sketch != null && body.hash == null) {
+            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [sketch] only applies to [hash]");
+        }
         SimHashQueryBuilder builder = new SimHashQueryBuilder(body.field);
         try {
             if (body.hash != null) {
@@ -464,11 +532,49 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
             } else {
                 builder.like(body.like).include(body.include != null && body.include);
             }
-            builder.maxDistance(body.maxDistance).k(body.k).filter(body.filter);
+            builder.maxDistance(body.maxDistance).minSimilarity(body.minSimilarity).sketch(body.sketch).k(body.k).filter(body.filter);
+            builder.checkSimilarityCombinations();
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage(), e);
         }
         return builder.boost(body.boost).queryName(body.queryName);
+    }
+
+    /**
+     * The combinations of {@code min_similarity} and {@code sketch} with the other parameters.
+     *
+     * @throws IllegalArgumentException naming the parameters
+     */
+    void checkSimilarityCombinations() {
+        if (minSimilarity != null && maxDistance != null) {
+            throw new IllegalArgumentException("[max_distance] and [min_similarity] cannot both be given: [min_similarity] chooses "
+                + "the candidate radius itself");
+        }
+        if (minSimilarity != null && hash != null && sketch == null) {
+            throw new IllegalArgumentException("[min_similarity] needs the query's similarity sketch, and a bare [hash] has no sketch: "
+                + "query with [text] or [like], or give the [sketch] with the [hash]");
+        }
+        if (sketch != null && minSimilarity == null && !usesDefaults()) {
+            // without min_similarity, a sketch stands for the default threshold: a radius or k would contradict it
+            throw new IllegalArgumentException("[sketch] only applies with [min_similarity], or with neither [max_distance] nor [k] (the "
+                + "default threshold)");
+        }
+    }
+
+    /** {@code sketch}: the base64 of exactly {@link MinHashSketch#BYTES} bytes. */
+    static byte[] parseSketch(String value) {
+        byte[] bytes;
+        try {
+            bytes = Base64.getDecoder().decode(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be base64 (as the [fields] option returns "
+                + "it with the format [" + MinHashSketch.ALGORITHM + "]): " + e.getMessage(), e);
+        }
+        if (bytes.length != MinHashSketch.BYTES) {
+            throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be the " + MinHashSketch.BYTES + " bytes of a ["
+                + MinHashSketch.ALGORITHM + "] sketch, got [" + bytes.length + "] bytes");
+        }
+        return bytes;
     }
 
     static long parseHash(String value) {
@@ -511,6 +617,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         c.like = like;
         c.include = include;
         c.maxDistance = maxDistance;
+        c.minSimilarity = minSimilarity;
+        c.sketch = sketch;
         c.k = k;
         c.filter = filter;
         c.excludeIndex = excludeIndex;
@@ -519,10 +627,14 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return c.boost(boost()).queryName(queryName());
     }
 
-    /** The query for the fetched liked document: its hash, leaving the document out unless {@code include}. */
+    /**
+     * The query for the fetched liked document: its hash (and sketch, when one was read), leaving the document out unless
+     * {@code include}.
+     */
     private SimHashQueryBuilder withLiked(LikeFetcher.Liked liked) {
         SimHashQueryBuilder b = copy(null);
         b.hash = liked.hash();
+        b.sketch = liked.sketch();
         b.like = null;
         b.include = false;
         if (!include) {
@@ -540,7 +652,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         }
         if (like != null && hash == null) {
             SetOnce<LikeFetcher.Liked> fetched = new SetOnce<>();
-            LikeFetcher fetcher = new LikeFetcher(field, like);
+            LikeFetcher fetcher = new LikeFetcher(field, like, sketchNeed());
             context.registerAsyncAction((client, listener) -> fetcher.fetch(client, listener.map(liked -> {
                 fetched.set(liked);
                 return null;
@@ -554,6 +666,38 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
             }
         }
         return super.doRewrite(context);
+    }
+
+    /** Whether neither a radius, a threshold nor {@code k} is given: then a field with a sketch verifies with the default threshold. */
+    private boolean usesDefaults() {
+        return minSimilarity == null && maxDistance == null && k == null;
+    }
+
+    /**
+     * Whether a {@code like} reads the liked document's sketch as well: with {@code min_similarity} it must; with the
+     * defaults it does where the field stores sketches (each shard then applies the default threshold if its field has them).
+     */
+    private LikeFetcher.SketchNeed sketchNeed() {
+        if (minSimilarity != null) {
+            return LikeFetcher.SketchNeed.REQUIRED;
+        }
+        return usesDefaults() ? LikeFetcher.SketchNeed.IF_STORED : LikeFetcher.SketchNeed.NONE;
+    }
+
+    /**
+     * The threshold on this field: {@code min_similarity}; else, on a field with a sketch, a {@code text} (or the
+     * {@code hash} + {@code sketch} of a rewritten {@code like}) without {@code max_distance} and {@code k} uses
+     * {@link MinHashSketch#DEFAULT_MIN_SIMILARITY}; else null (distance only: a bare hash keeps the version's radius).
+     */
+    Double threshold(FingerprintField fp) {
+        if (minSimilarity != null) {
+            return minSimilarity;
+        }
+        boolean hasQuerySketch = text != null || sketch != null;
+        if (usesDefaults() && hasQuerySketch && fp.isFieldType() && fp.fieldType().sketch() != null) {
+            return MinHashSketch.DEFAULT_MIN_SIMILARITY;
+        }
+        return null;
     }
 
     @Override
@@ -579,11 +723,62 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         Query exclude = excludeId != null && context.index().getName().equals(excludeIndex)
             ? new IdsQueryBuilder().addIds(excludeId).toQuery(context) : null;
         Query only = filter == null ? null : filter.toQuery(context);
+        Double s = threshold(fp);
+        if (s != null) {
+            byte[] querySketch = querySketch(fp); // first: refuses a field without sketches
+            SketchCheck check = new SketchCheck(fp.fieldType().sketchField(), fp.fieldType().sketch(), querySketch, s);
+            int radius = CandidateRadius.radius(s);
+            if (k != null) {
+                return new SimHashNearestQuery(fp.docValuesField(), fp.blocks(), h, only, exclude, k, radius, check);
+            }
+            return SimHashNearestQuery.within(fp.docValuesField(), fp.blocks(), h, radius, check, only, exclude);
+        }
         int radius = maxDistance(fp);
         if (k != null) {
             return new SimHashNearestQuery(fp.docValuesField(), fp.blocks(), h, only, exclude, k, radius);
         }
         return SimHashNearestQuery.within(fp.docValuesField(), fp.blocks(), h, radius, only, exclude);
+    }
+
+    /**
+     * The sketch the candidates are verified against: the one given with {@code hash} (a rewritten {@code like}), or the
+     * sketch of {@code text} by the field's own sketch (its fingerprint was computed first, so it has tokens).
+     *
+     * @throws IllegalArgumentException when the field stores no sketch, or a bare hash has none
+     */
+    private byte[] querySketch(FingerprintField fp) {
+        MinHashSketch fieldSketch = fp.isFieldType() ? fp.fieldType().sketch() : null;
+        if (fieldSketch == null) {
+            throw new IllegalArgumentException("[" + NAME + "] [" + MIN_SIMILARITY.getPreferredName() + "] needs a similarity sketch, but ["
+                + field + "] stores none: " + noSketchReason(fp) + "; use [max_distance], or map a [simhash] field with ["
+                + SimHashFieldMapper.SKETCH + "] = [" + MinHashSketch.ALGORITHM + "] (the default of new simhash-v2 text fields)");
+        }
+        if (text != null) {
+            byte[] own = fieldSketch.sketch(text);
+            if (own == null) {
+                // unreachable while a fingerprint needs a token; kept as the same 400 as a text without fingerprint
+                throw new IllegalArgumentException("[text] has no token, so no similarity sketch");
+            }
+            return own;
+        }
+        if (sketch == null) {
+            throw new IllegalArgumentException("[" + NAME + "] [" + MIN_SIMILARITY.getPreferredName() + "] needs the query's similarity "
+                + "sketch, and a bare [hash] has no sketch: query with [text] or [like], or give the [sketch] with the [hash]");
+        }
+        return sketch;
+    }
+
+    private static String noSketchReason(FingerprintField fp) {
+        if (!fp.isFieldType()) {
+            return "it is the object the simhash processor writes, which holds fingerprints only";
+        }
+        if (fp.fieldType().input() == SimHashFieldMapper.Input.FINGERPRINT) {
+            return "it takes ready-made fingerprints ([input] = [fingerprint])";
+        }
+        if (fp.fieldType().version() != FingerprintSpec.Version.V2) {
+            return "it fingerprints with " + fp.fieldType().version().algorithm() + ", which has no sketch";
+        }
+        return "its [" + SimHashFieldMapper.SKETCH + "] is [" + SimHashFieldMapper.NO_SKETCH + "]";
     }
 
     /**
@@ -648,6 +843,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
             && Objects.equals(like, other.like)
             && include == other.include
             && Objects.equals(maxDistance, other.maxDistance)
+            && Objects.equals(minSimilarity, other.minSimilarity)
+            && Arrays.equals(sketch, other.sketch)
             && Objects.equals(k, other.k)
             && Objects.equals(filter, other.filter)
             && Objects.equals(excludeIndex, other.excludeIndex)
@@ -657,6 +854,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(field, hash, text, textOptions, like, include, maxDistance, k, filter, excludeIndex, excludeId, likeSupplier);
+        return Objects.hash(field, hash, text, textOptions, like, include, maxDistance, minSimilarity, Arrays.hashCode(sketch), k, filter,
+            excludeIndex, excludeId, likeSupplier);
     }
 }

@@ -108,12 +108,13 @@ class ComponentsSmokeIT {
             Map<String, Object> fields = a.at("hits.hits.0.fields");
             assertEquals(List.of(SimHash.toHex(SimHashV2.fingerprint(DOCS.get(id), 1).getAsLong())), fields.get("body.v2"), a.toString());
         }
-        // no max_distance: v2's default radius (6 bits), every document within it of the text's v2 fingerprint and no other
+        // a bare hash without max_distance: v2's default radius (6 bits), every document within it of the text's v2 fingerprint
+        // and no other (a text without max_distance is verified with the field's sketch at the default min_similarity instead)
         long q = SimHashV2.fingerprint(RATES, 1).getAsLong();
         List<String> expected = DOCS.entrySet().stream()
             .filter(e -> SimHash.distance(q, SimHashV2.fingerprint(e.getValue(), 1).getAsLong()) <= 6).map(Map.Entry::getKey).sorted().toList();
         assertTrue(expected.contains("4"), expected.toString());
-        assertEquals(expected, ids(search(rest, Map.of("query", Map.of("simhash", Map.of("field", "body.v2", "text", RATES)))))
+        assertEquals(expected, ids(search(rest, Map.of("query", Map.of("simhash", Map.of("field", "body.v2", "hash", SimHash.toHex(q))))))
             .stream().sorted().toList());
     }
 

@@ -2,8 +2,10 @@ package dev.simhash.query;
 
 import dev.simhash.SimHashPlugin;
 import dev.simhash.compat.lucene.CompatClauses;
+import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.FeatureAnalyzer;
 import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHashV2;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.core.Weighting;
@@ -36,6 +38,8 @@ import static org.hamcrest.Matchers.startsWith;
 public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryBuilder> {
 
     private static final String FIELD = "fp";
+    /** A simhash-v2 field with the default sketch (minhash-v1). */
+    private static final String SKETCHED = "sk";
 
     @Override
     protected Collection<Class<? extends Plugin>> getPlugins() {
@@ -46,11 +50,45 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
     protected void initializeAdditionalMappings(MapperService mapperService) throws IOException {
         mapperService.merge("_doc", new CompressedXContent("""
             {"properties": {"fp": {"properties": {"hash": {"type": "long"}, "b0": {"type": "keyword"}, "b1": {"type": "keyword"},
-              "b2": {"type": "keyword"}, "b3": {"type": "keyword"}}}}}"""), MapperService.MergeReason.MAPPING_UPDATE);
+              "b2": {"type": "keyword"}, "b3": {"type": "keyword"}}}, "sk": {"type": "simhash"}}}"""),
+            MapperService.MergeReason.MAPPING_UPDATE);
     }
 
     @Override
     protected SimHashQueryBuilder doCreateTestQueryBuilder() {
+        return randomBoolean() ? objectFormBuilder() : sketchedBuilder();
+    }
+
+    /** On the field with a sketch: a hash with or without a sketch, or a text; with max_distance or min_similarity. */
+    private SimHashQueryBuilder sketchedBuilder() {
+        SimHashQueryBuilder b = new SimHashQueryBuilder(SKETCHED);
+        boolean similarity = randomBoolean();
+        if (randomBoolean()) {
+            b.hash(randomLong());
+            if (similarity) {
+                b.sketch(randomByteArrayOfLength(MinHashSketch.BYTES));
+            }
+            if (randomBoolean()) {
+                b.exclude("other-" + randomAlphaOfLength(4).toLowerCase(java.util.Locale.ROOT), randomAlphaOfLength(6));
+            }
+        } else {
+            b.text(randomFrom("近似重复检测 near duplicate detection", "news story edited twice", "搜索引擎 search engine 2024"));
+        }
+        if (similarity) {
+            b.minSimilarity(randomFrom(1.0, 0.5, randomDoubleBetween(0.01, 1.0, true)));
+        } else if (randomBoolean()) {
+            b.maxDistance(randomIntBetween(0, 64));
+        }
+        if (randomBoolean()) {
+            b.k(randomIntBetween(1, SimHashQueryBuilder.MAX_K));
+        }
+        if (randomBoolean()) {
+            b.filter(new TermQueryBuilder(KEYWORD_FIELD_NAME, randomAlphaOfLength(5)));
+        }
+        return b;
+    }
+
+    private SimHashQueryBuilder objectFormBuilder() {
         SimHashQueryBuilder b = new SimHashQueryBuilder(FIELD);
         if (randomBoolean()) {
             b.hash(randomLong());
@@ -81,6 +119,7 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
     protected void doAssertLuceneQuery(SimHashQueryBuilder builder, Query query, SearchExecutionContext context) {
         if (builder.k() != null) {
             assertThat(query, instanceOf(SimHashNearestQuery.class));
+            assertEquals(builder.minSimilarity() != null, ((SimHashNearestQuery) query).check() != null);
             return;
         }
         if (builder.filter() != null) {
@@ -92,6 +131,24 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
         }
         assertThat(query, instanceOf(SimHashQuery.class));
         SimHashQuery q = (SimHashQuery) query;
+        if (builder.field().equals(SKETCHED)) {
+            long expected = builder.hash() != null ? builder.hash() : SimHashV2.fingerprint(builder.text(), 1).getAsLong();
+            assertEquals(expected, q.hash());
+            // a text with neither max_distance nor min_similarity (nor k) on a field with a sketch: the default threshold
+            Double s = builder.minSimilarity() != null ? builder.minSimilarity()
+                : builder.text() != null && builder.maxDistance() == null ? (Double) MinHashSketch.DEFAULT_MIN_SIMILARITY : null;
+            if (s != null) {
+                // the candidate radius of the threshold, verified by the sketch
+                assertEquals(CandidateRadius.radius(s), q.maxDistance());
+                assertEquals(s, q.check().minSimilarity(), 0.0);
+                assertEquals("sk._minhash", q.check().sketchField());
+            } else {
+                assertNull(q.check());
+                assertEquals(builder.maxDistance() != null ? (int) builder.maxDistance() : 6, q.maxDistance());
+            }
+            return;
+        }
+        assertNull(q.check());
         long expected = builder.hash() != null ? builder.hash()
             : builder.textSpec().version() == FingerprintSpec.Version.V2 ? SimHashV2.fingerprint(builder.text(), 1).getAsLong()
             : new TextFingerprinter(FeatureAnalyzer.fromOption(builder.textSpec().analyzer()), builder.textSpec().options())
@@ -215,6 +272,97 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
             {"simhash": {"field": "fp", "like": "42", "include": "true"}}""");
         assertEquals(new SimHashQueryBuilder.Like(null, "42", null), like.like());
         assertTrue(like.include());
+    }
+
+    /** {@code min_similarity} and {@code sketch}: parsed, validated with the parameter named, and kept in the JSON form. */
+    public void testMinSimilarityAndSketch() throws IOException {
+        byte[] sketch = MinHashSketch.V1.sketch("a near duplicate of a news story");
+        String b64 = java.util.Base64.getEncoder().encodeToString(sketch);
+        SimHashQueryBuilder text = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "sk", "text": "news story", "min_similarity": 0.7}}""");
+        assertEquals(0.7, text.minSimilarity(), 0.0);
+        SimHashQueryBuilder hash = (SimHashQueryBuilder) parseQuery("{\"simhash\": {\"field\": \"sk\", \"hash\": 5, \"sketch\": \"" + b64
+            + "\", \"min_similarity\": 1, \"exclude\": {\"index\": \"news\", \"id\": \"4\"}}}");
+        assertArrayEquals(sketch, hash.sketch());
+        assertEquals(1.0, hash.minSimilarity(), 0.0);
+        String json = org.elasticsearch.common.Strings.toString(hash);
+        assertThat(json, containsString("\"sketch\":\"" + b64 + "\""));
+        assertEquals(hash, parseQuery(json));
+        byte[] other = sketch.clone();
+        other[0] ^= 1;
+        assertNotEquals(hash, new SimHashQueryBuilder("sk").hash(5).sketch(other).minSimilarity(1.0).exclude("news", "4"));
+        SimHashQueryBuilder like = (SimHashQueryBuilder) parseQuery("""
+            {"simhash": {"field": "sk", "like": "4", "min_similarity": 0.9, "k": 3}}""");
+        assertEquals(0.9, like.minSimilarity(), 0.0);
+        assertEquals(3, (int) like.k());
+    }
+
+    public void testMinSimilarityErrorsNameTheParameter() {
+        String b64 = java.util.Base64.getEncoder().encodeToString(new byte[MinHashSketch.BYTES]);
+        for (String bad : List.of("0", "-0.5", "1.01", "2")) {
+            assertParseError("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": " + bad + "}}",
+                "[simhash] [min_similarity] must be greater than 0 and at most 1, got [");
+        }
+        assertLocated("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": \"high\"}}", 1,
+            "[simhash] failed to parse field [min_similarity]", "[min_similarity]");
+        assertLocated("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": [0.5]}}", 1,
+            "[simhash] failed to parse field [min_similarity]", "[min_similarity] must be a single value");
+        assertParseError("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": 0.5, \"max_distance\": 3}}",
+            "[simhash] [max_distance] and [min_similarity] cannot both be given");
+        assertParseError("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"min_similarity\": 0.5}}",
+            "[simhash] [min_similarity] needs the query's similarity sketch, and a bare [hash] has no sketch");
+        assertParseError("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"sketch\": \"" + b64 + "\", \"min_similarity\": 0.5}}",
+            "[simhash] [sketch] only applies to [hash]");
+        assertParseError("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"sketch\": \"" + b64 + "\", \"max_distance\": 3}}",
+            "[simhash] [sketch] only applies with [min_similarity], or with neither [max_distance] nor [k]");
+        assertParseError("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"sketch\": \"" + b64 + "\", \"k\": 3}}",
+            "[simhash] [sketch] only applies with [min_similarity], or with neither [max_distance] nor [k]");
+        assertLocated("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"sketch\": \"not base64!\", \"min_similarity\": 0.5}}", 1,
+            "[simhash] failed to parse field [sketch]", "[sketch] must be base64");
+        assertLocated("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"sketch\": \"AAAA\", \"min_similarity\": 0.5}}", 1,
+            "[simhash] failed to parse field [sketch]", "[sketch] must be the 64 bytes of a [minhash-v1] sketch, got [3] bytes");
+    }
+
+    /**
+     * The default threshold: a text, or a hash with a sketch (a rewritten like), with neither max_distance, min_similarity nor
+     * k on a field with a sketch is verified at {@link MinHashSketch#DEFAULT_MIN_SIMILARITY}; a bare hash, a radius, k, or a
+     * field without a sketch keep the distance alone.
+     */
+    public void testDefaultThresholdOnAFieldWithASketch() throws IOException {
+        SearchExecutionContext context = createSearchExecutionContext();
+        byte[] sketch = MinHashSketch.V1.sketch("news story edited twice");
+        double d = MinHashSketch.DEFAULT_MIN_SIMILARITY;
+        assertEquals(d, check(new SimHashQueryBuilder(SKETCHED).text("news story edited twice").toQuery(context)).minSimilarity(), 0.0);
+        SimHashQueryBuilder liked = (SimHashQueryBuilder) parseQuery("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"sketch\": \""
+            + java.util.Base64.getEncoder().encodeToString(sketch) + "\"}}");
+        assertNull(liked.minSimilarity());
+        assertEquals(liked, parseQuery(org.elasticsearch.common.Strings.toString(liked)));
+        SimHashQuery q = (SimHashQuery) liked.toQuery(context);
+        assertEquals(d, q.check().minSimilarity(), 0.0);
+        assertEquals(CandidateRadius.radius(d), q.maxDistance());
+        SimHashQuery bare = (SimHashQuery) new SimHashQueryBuilder(SKETCHED).hash(1L).toQuery(context);
+        assertNull(bare.check());
+        assertEquals(6, bare.maxDistance());
+        SimHashQuery radius = (SimHashQuery) new SimHashQueryBuilder(SKETCHED).text("news story edited twice").maxDistance(9).toQuery(context);
+        assertNull(radius.check());
+        assertEquals(9, radius.maxDistance());
+        assertNull(((SimHashNearestQuery) new SimHashQueryBuilder(SKETCHED).text("news story edited twice").k(2).toQuery(context)).check());
+        SimHashQuery objectForm = (SimHashQuery) new SimHashQueryBuilder(FIELD).text("news story edited twice").toQuery(context);
+        assertNull(objectForm.check());
+        SimHashQuery objectFormWithSketch = (SimHashQuery) new SimHashQueryBuilder(FIELD).hash(1L).sketch(sketch).toQuery(context);
+        assertNull(objectFormWithSketch.check());
+    }
+
+    private static SketchCheck check(Query q) {
+        return ((SimHashQuery) q).check();
+    }
+
+    /** On a field without a sketch (the processor's object form here) min_similarity is refused, saying why. */
+    public void testMinSimilarityNeedsAFieldWithASketch() {
+        SimHashQueryBuilder b = new SimHashQueryBuilder(FIELD).text("news story").minSimilarity(0.8);
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> b.toQuery(createSearchExecutionContext()));
+        assertThat(e.getMessage(), containsString("[simhash] [min_similarity] needs a similarity sketch, but [fp] stores none: it is "
+            + "the object the simhash processor writes"));
     }
 
     /** A leaf query has no nesting of its own (the inherited check is skipped); it must nest inside compound queries. */

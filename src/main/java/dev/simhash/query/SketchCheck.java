@@ -1,0 +1,74 @@
+package dev.simhash.query;
+
+import dev.simhash.core.MinHashSketch;
+
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.util.BytesRef;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The second check of a {@code min_similarity} query: a candidate within the Hamming radius matches only when the
+ * estimated similarity of its stored sketch (binary doc values of {@code sketchField}) and the query's sketch is at
+ * least {@code minSimilarity}. A document without a stored sketch never matches.
+ */
+final class SketchCheck {
+
+    private final String sketchField;
+    private final MinHashSketch sketch;
+    private final byte[] querySketch;
+    private final double minSimilarity;
+
+    SketchCheck(String sketchField, MinHashSketch sketch, byte[] querySketch, double minSimilarity) {
+        if (querySketch.length != sketch.bytes()) {
+            throw new IllegalArgumentException("[sketch] must be " + sketch.bytes() + " bytes, got [" + querySketch.length + "]");
+        }
+        this.sketchField = sketchField;
+        this.sketch = sketch;
+        this.querySketch = querySketch.clone();
+        this.minSimilarity = minSimilarity;
+    }
+
+    String sketchField() {
+        return sketchField;
+    }
+
+    double minSimilarity() {
+        return minSimilarity;
+    }
+
+    /** The estimated similarity of the document the values are positioned on, or -1 when it has no (well-formed) sketch. */
+    double similarity(BinaryDocValues values, int doc) throws IOException {
+        if (values == null || !values.advanceExact(doc)) {
+            return -1;
+        }
+        BytesRef b = values.binaryValue();
+        if (b.length != querySketch.length) {
+            return -1; // an empty value: the document has no sketch
+        }
+        return sketch.similarity(querySketch, 0, b.bytes, b.offset);
+    }
+
+    /** Whether a similarity from {@link #similarity} passes the threshold (-1, no sketch, never does: the threshold is > 0). */
+    boolean passes(double similarity) {
+        return similarity >= minSimilarity;
+    }
+
+    @Override
+    public String toString() {
+        return "min_similarity=" + minSimilarity;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SketchCheck other && sketchField.equals(other.sketchField) && sketch == other.sketch
+            && Arrays.equals(querySketch, other.querySketch) && minSimilarity == other.minSimilarity;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(sketchField, System.identityHashCode(sketch), Arrays.hashCode(querySketch), minSimilarity);
+    }
+}
