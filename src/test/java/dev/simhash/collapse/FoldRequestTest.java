@@ -45,7 +45,7 @@ public class FoldRequestTest extends ESTestCase {
     public void testReadsTheFoldParametersAndTheSearchBody() throws IOException {
         FoldRequest r = parse("field=fp&max_distance=7&window=50&members=2",
             "{\"query\": {\"term\": {\"tag\": \"a\"}}, \"from\": 20, \"size\": 5}");
-        assertEquals(new FoldParams("fp", 7, true, 50, true, 2), r.fold());
+        assertEquals(new FoldParams("fp", 7, true, null, false, 50, true, 2), r.fold());
         assertEquals(20, r.from());
         assertEquals(5, r.size());
         assertEquals("the inner search starts at the first hit", 0, r.search().source().from());
@@ -54,7 +54,7 @@ public class FoldRequestTest extends ESTestCase {
         assertNull(r.validate());
 
         FoldRequest defaults = parse("field=fp", null);
-        assertEquals(new FoldParams("fp", FoldParams.DEFAULT_MAX_DISTANCE, false, FoldParams.DEFAULT_WINDOW, false, 0), defaults.fold());
+        assertEquals(new FoldParams("fp", FoldParams.DEFAULT_MAX_DISTANCE, false, null, false, FoldParams.DEFAULT_WINDOW, false, 0), defaults.fold());
         assertEquals(0, defaults.from());
         assertEquals(FoldRequest.DEFAULT_SIZE, defaults.size());
     }

@@ -55,9 +55,9 @@ public class FoldResponseTest extends ESTestCase {
         SearchResponse search = new SearchResponse(searchHits(hits, new TotalHits(5, TotalHits.Relation.EQUAL_TO), 4f), null,
             null, false, null, null, 1, null, 1, 1, 0, 7, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
         FoldRequest request = new FoldRequest(new SearchRequest("news").source(new SearchSourceBuilder().from(1).size(2)),
-            new FoldParams("simhash", 3, true, 100, false, 1));
+            new FoldParams("simhash", 3, true, null, false, 100, false, 1));
         FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
-            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, System.nanoTime());
+            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, null, System.nanoTime());
         search.decRef();
         releaseHits();
         try {
@@ -87,9 +87,9 @@ public class FoldResponseTest extends ESTestCase {
         SearchHit[] hits = { hit(0, "a", A, 4f), hit(1, "c", A ^ 1, 2f), hit(2, "e", A ^ 3, 0.5f) };
         SearchResponse search = new SearchResponse(searchHits(hits, null, Float.NaN), null, null, true, true, null, 1, null, 2,
             2, 0, 7, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
-        FoldRequest request = new FoldRequest(new SearchRequest("news"), new FoldParams("simhash", 3, true, 100, false, 1));
+        FoldRequest request = new FoldRequest(new SearchRequest("news"), new FoldParams("simhash", 3, true, null, false, 100, false, 1));
         FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
-            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, System.nanoTime());
+            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, null, System.nanoTime());
         search.decRef();
         releaseHits();
         try {
