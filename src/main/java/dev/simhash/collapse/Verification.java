@@ -31,7 +31,7 @@ record Verification(double minSimilarity, int radius, int minEqualBins) {
     static double check(double value) {
         if (!(value > 0 && value <= 1)) {
             throw new IllegalArgumentException(String.format(Locale.ROOT,
-                "[min_similarity] must be greater than 0 and at most 1 (a share of shared shingles), got [%s]", value));
+                "[min_similarity] must be greater than 0 and at most 1, got [%s] (the share of shingles two texts have in common)", value));
         }
         return value;
     }

@@ -59,6 +59,27 @@ public class FoldRequestTest extends ESTestCase {
         assertEquals(FoldRequest.DEFAULT_SIZE, defaults.size());
     }
 
+    public void testMinSimilarityIsAThresholdWithItsCandidateRadiusAndExcludesMaxDistance() throws IOException {
+        FoldRequest r = parse("field=fp&min_similarity=0.7&members=3", null);
+        assertEquals(Double.valueOf(0.7), r.fold().minSimilarity());
+        assertTrue(r.fold().minSimilarityGiven());
+        assertEquals(dev.simhash.core.CandidateRadius.radius(0.7), r.fold().maxDistance());
+        assertFalse(r.fold().maxDistanceGiven());
+        FoldRequest copy = copyWriteable(r, new NamedWriteableRegistry(search.getNamedWriteables()), FoldRequest::new);
+        assertEquals(r.fold(), copy.fold());
+        assertThat(r.getDescription(), containsString("min_similarity[0.7]"));
+        Map<String, String> cases = Map.of(
+            "field=fp&min_similarity=0", "[min_similarity] must be greater than 0 and at most 1",
+            "field=fp&min_similarity=1.5", "[min_similarity] must be greater than 0 and at most 1",
+            "field=fp&min_similarity=NaN", "[min_similarity] must be greater than 0 and at most 1",
+            "field=fp&min_similarity=most", "[min_similarity] must be a number, got [most]",
+            "field=fp&min_similarity=0.8&max_distance=3", "[min_similarity] and [max_distance] exclude each other");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse(c.getKey(), "{}"));
+            assertThat(c.getKey(), e.getMessage(), containsString(c.getValue()));
+        }
+    }
+
     public void testRejectsInvalidParametersNamingThem() {
         Map<String, String> cases = Map.of(
             "", "[field] is required",
