@@ -405,8 +405,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 checkShards(r, "reading fingerprints");
                 // the same page again through the same point in time, slice and sort, so the same documents in the same order
                 // (checked by their sort values), reading their sketches
+                // (the fields option needs stored fields enabled: the _id comes along)
                 SearchSourceBuilder sketches = scan(filter(), searchAfter).trackTotalHits(false)
-                    .storedFields(StoredFieldsContext.fromList(List.of(StoredFieldsContext._NONE_)))
                     .fetchField(new FieldAndFormat(hashPath, Verification.SKETCH_FORMAT));
                 if (slices > 1) {
                     sketches.slice(new SliceBuilder(slice, slices));
