@@ -28,6 +28,7 @@ import java.util.TreeSet;
 import static dev.simhash.it.support.Rest.ordered;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -324,6 +325,30 @@ class VerifiedFoldIT {
             assertEquals(400, a.status(), c + " " + a);
             assertTrue(a.body().contains(expected.get(c.getKey())), c + " " + a);
         }
+    }
+
+    @Test
+    void withNeitherThresholdFieldsWithSketchesUseTheDefaultThreshold() {
+        double s = MinHashSketch.DEFAULT_MIN_SIMILARITY;
+        String search = toJson(ordered("size", 1000, "sort", List.of(Map.of("rank", "asc")), "_source", false));
+        Rest.Answer fold = rest.post("/" + INDEX + "/_simhash/fold?field=body.simhash&window=1000&members=100", search);
+        assertEquals(200, fold.status(), fold.toString());
+        assertEquals(s, ((Number) fold.at("simhash_fold.min_similarity")).doubleValue());
+        assertEquals(clientFold(s), folded(fold));
+        Rest.Answer report = rest.post("/" + INDEX + "/_simhash/duplicates", toJson(ordered("field", "body.simhash", "size", 1000,
+            "max_members", 10000)));
+        assertEquals(200, report.status(), report.toString());
+        assertEquals(s, ((Number) report.at("min_similarity")).doubleValue());
+        assertEquals(clientGroups(s), reportGroups(report.json(), s));
+        // an index without sketches among the targets: the version's radius, as before (no threshold)
+        Rest.Answer mixed = rest.post("/" + INDEX + "," + PLAIN + "/_simhash/duplicates", toJson(ordered("field", "body.simhash")));
+        assertEquals(200, mixed.status(), mixed.toString());
+        assertNull(mixed.at("min_similarity"), mixed.toString());
+        assertEquals(SimHashV2.DEFAULT_MAX_DISTANCE, ((Number) mixed.at("max_distance")).intValue());
+        Rest.Answer plainFold = rest.post("/" + PLAIN + "/_simhash/fold?field=body.simhash", search);
+        assertEquals(200, plainFold.status(), plainFold.toString());
+        assertNull(plainFold.at("simhash_fold.min_similarity"), plainFold.toString());
+        assertEquals(SimHashV2.DEFAULT_MAX_DISTANCE, ((Number) plainFold.at("simhash_fold.max_distance")).intValue());
     }
 
     @Test
