@@ -63,7 +63,7 @@ class VerifiedFoldIT {
         rest.delete("/verified-fold*");
         String mapping = """
             {"settings": {"number_of_shards": %d, "number_of_replicas": 0},
-             "mappings": {"properties": {"rank": {"type": "integer"},
+             "mappings": {"properties": {"rank": {"type": "integer"}, "dup_group": {"type": "keyword"},
                "body": {"type": "text", "fields": {"simhash": {"type": "simhash"%s}}}}}}""";
         rest.ok("PUT", "/" + INDEX, mapping.formatted(3, ""));
         rest.ok("PUT", "/" + PLAIN, mapping.formatted(1, ", \"sketch\": \"none\""));
@@ -349,6 +349,38 @@ class VerifiedFoldIT {
         assertEquals(200, plainFold.status(), plainFold.toString());
         assertNull(plainFold.at("simhash_fold.min_similarity"), plainFold.toString());
         assertEquals(SimHashV2.DEFAULT_MAX_DISTANCE, ((Number) plainFold.at("simhash_fold.max_distance")).intValue());
+    }
+
+    @Test
+    void writeGroupIdWritesOneIdPerVerifiedGroup() {
+        double s = 0.8;
+        Rest.Answer a = rest.post("/" + INDEX + "/_simhash/duplicates", toJson(ordered("field", "body.simhash", "min_similarity", s,
+            "write_group_id", "dup_group", "overwrite_group_id", true)));
+        assertEquals(200, a.status(), a.toString());
+        rest.ok("POST", "/" + INDEX + "/_refresh", null);
+        Rest.Answer docs = rest.ok("POST", "/" + INDEX + "/_search", toJson(ordered("size", 1000, "_source", false,
+            "docvalue_fields", List.of("dup_group"))));
+        Map<String, Set<String>> byGroupId = new HashMap<>();
+        for (Map<String, Object> h : docs.<List<Map<String, Object>>>at("hits.hits")) {
+            @SuppressWarnings("unchecked")
+            Map<String, List<Object>> fields = (Map<String, List<Object>>) h.get("fields");
+            String group = (String) fields.get("dup_group").get(0);
+            byGroupId.computeIfAbsent(group, k -> new TreeSet<>()).add((String) h.get("_id"));
+        }
+        // documents share a group id exactly when they are in one connected component of the verified pairs
+        Set<Set<String>> groups = new HashSet<>();
+        int singletons = 0;
+        for (Set<String> members : byGroupId.values()) {
+            if (members.size() > 1) {
+                groups.add(members);
+            } else {
+                singletons++;
+            }
+        }
+        Set<Set<String>> expected = clientGroups(s);
+        assertEquals(expected, groups);
+        int grouped = expected.stream().mapToInt(Set::size).sum();
+        assertEquals(ids.size() - grouped, singletons, "every other document has an id of its own");
     }
 
     @Test
