@@ -10,16 +10,33 @@ import java.util.List;
 /**
  * Turns connected components over a {@link FingerprintTable} into the report's groups: components of
  * two or more documents, largest first, then by group id; a group's id is its smallest fingerprint
- * in hex, which no other group (and no other document outside the group) has. Plain Java, no
- * Elasticsearch imports.
+ * in hex, which no other group (and, without sketches, no other document outside the group) has
+ * (see {@link NearDuplicateComponents#componentMinHash}). Plain Java, no Elasticsearch imports.
  */
 public final class DuplicateGroups {
 
-    /** A document of a group. */
-    public record Member(String index, String id) {}
+    /** A document of a group; with {@code min_similarity}, its estimated similarity to the group's representative (else null). */
+    public record Member(String index, String id, Double similarity) {
+        public Member(String index, String id) {
+            this(index, id, null);
+        }
+    }
 
-    /** One group: its id, its size in documents and the first members by {@code _id} (then {@code _index}). */
-    public record Group(String groupId, int size, List<Member> members) {}
+    /**
+     * One group: its id, its size in documents and the first members by {@code _id} (then {@code _index}); with
+     * {@code min_similarity}, its representative (else null), the document the members' similarities are measured to.
+     */
+    public record Group(String groupId, int size, List<Member> members, Member representative) {
+        public Group(String groupId, int size, List<Member> members) {
+            this(groupId, size, members, null);
+        }
+    }
+
+    /** The estimated similarity of two documents of a report, by their numbers. */
+    @FunctionalInterface
+    public interface DocSimilarity {
+        double similarity(int doc, int other);
+    }
 
     /** A page of groups with the report's totals. */
     public record Page(int totalDocs, int groupsTotal, long duplicatesTotal, List<Group> groups) {}
@@ -96,6 +113,16 @@ public final class DuplicateGroups {
 
     /** Groups {@code [from, from + size)} in report order, each listing at most {@code maxMembers} members. */
     public static Page page(FingerprintTable table, NearDuplicateComponents components, int from, int size, int maxMembers) {
+        return page(table, components, from, size, maxMembers, null);
+    }
+
+    /**
+     * Like {@link #page(FingerprintTable, NearDuplicateComponents, int, int, int)}; with {@code similarity} (components
+     * found with sketches), each member shows its similarity to its group's representative, and each group its
+     * representative.
+     */
+    public static Page page(FingerprintTable table, NearDuplicateComponents components, int from, int size, int maxMembers,
+                            DocSimilarity similarity) {
         if (table.size() != components.size()) {
             throw new IllegalArgumentException("table and components differ in size: " + table.size() + " vs " + components.size());
         }
@@ -109,10 +136,22 @@ public final class DuplicateGroups {
             for (int doc = 0; doc < table.size(); doc++) {
                 int p = pagePosition[components.componentOf(doc)];
                 if (p >= 0) {
-                    members.get(p).add(new Member(table.index(doc), table.id(doc)));
+                    int rep = components.representative(components.componentOf(doc));
+                    members.get(p).add(new Member(table.index(doc), table.id(doc),
+                        similarity == null || rep < 0 ? null : similarity.similarity(doc, rep)));
                 }
             }
         }
-        return page(selection, components, members, maxMembers);
+        Page page = page(selection, components, members, maxMembers);
+        if (similarity == null) {
+            return page;
+        }
+        List<Group> groups = new ArrayList<>(page.groups().size());
+        for (int p = 0; p < page.groups().size(); p++) {
+            Group g = page.groups().get(p);
+            int rep = components.representative(selection.components()[p]);
+            groups.add(rep < 0 ? g : new Group(g.groupId(), g.size(), g.members(), new Member(table.index(rep), table.id(rep), 1.0)));
+        }
+        return new Page(page.totalDocs(), page.groupsTotal(), page.duplicatesTotal(), groups);
     }
 }

@@ -66,6 +66,8 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     private int maxDistance = DEFAULT_MAX_DISTANCE;
     // false: the field's version default replaces DEFAULT_MAX_DISTANCE once the field is known
     private boolean maxDistanceGiven;
+    // the similarity threshold given, or null: candidates within its radius are verified with the sketches
+    private Double minSimilarity;
     private QueryBuilder query;
     private int from;
     private int size = DEFAULT_SIZE;
@@ -88,6 +90,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         field = in.readString();
         maxDistance = in.readVInt();
         maxDistanceGiven = in.readBoolean();
+        minSimilarity = in.readOptionalDouble();
         query = in.readOptionalNamedWriteable(QueryBuilder.class);
         from = in.readVInt();
         size = in.readVInt();
@@ -105,6 +108,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         out.writeString(field);
         out.writeVInt(maxDistance);
         out.writeBoolean(maxDistanceGiven);
+        out.writeOptionalDouble(minSimilarity);
         out.writeOptionalNamedWriteable(query);
         out.writeVInt(from);
         out.writeVInt(size);
@@ -121,6 +125,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     private static final class Body {
         String field;
         Long maxDistance;
+        Double minSimilarity;
         QueryBuilder query;
         Long from;
         Long size;
@@ -135,6 +140,8 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     static {
         PARSER.declareField((b, v) -> b.field = v, (p, c) -> Params.string(p, "field"), new ParseField("field"), VALUE_OBJECT_ARRAY);
         PARSER.declareField((b, v) -> b.maxDistance = v, (p, c) -> Params.integer(p, "max_distance"), new ParseField("max_distance"),
+            VALUE_OBJECT_ARRAY);
+        PARSER.declareField((b, v) -> b.minSimilarity = v, (p, c) -> Params.number(p, "min_similarity"), new ParseField("min_similarity"),
             VALUE_OBJECT_ARRAY);
         PARSER.declareField((b, v) -> b.query = v, (p, c) -> {
             if (p.currentToken() != XContentParser.Token.START_OBJECT) {
@@ -154,7 +161,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     }
 
     /**
-     * Reads the JSON body: {@code field} (required), {@code max_distance}, {@code query}, {@code from}, {@code size},
+     * Reads the JSON body: {@code field} (required), {@code max_distance} or {@code min_similarity}, {@code query}, {@code from}, {@code size},
      * {@code max_members}, {@code write_group_id}, {@code overwrite_group_id}, {@code read}.
      *
      * @param parser the body, or null when the request has none
@@ -172,8 +179,14 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
             throw new IllegalArgumentException("[field] is required: the fingerprint object to group by, e.g. [simhash]");
         }
         DuplicatesRequest request = new DuplicatesRequest(indices).field(body.field);
+        if (body.maxDistance != null && body.minSimilarity != null) {
+            throw Params.bothThresholds();
+        }
         if (body.maxDistance != null) {
             request.maxDistance(body.maxDistance);
+        }
+        if (body.minSimilarity != null) {
+            request.minSimilarity(body.minSimilarity);
         }
         request.query(body.query);
         if (body.from != null) {
@@ -204,6 +217,26 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         this.maxDistance = Params.checkRange("max_distance", maxDistance, 0, MAX_MAX_DISTANCE);
         this.maxDistanceGiven = true;
         return this;
+    }
+
+    /** Links only candidate pairs whose sketches estimate at least this similarity, in (0, 1]. */
+    public DuplicatesRequest minSimilarity(double minSimilarity) {
+        this.minSimilarity = Verification.check(minSimilarity);
+        return this;
+    }
+
+    /** The similarity threshold given, or null. */
+    public Double minSimilarity() {
+        return minSimilarity;
+    }
+
+    public boolean maxDistanceGiven() {
+        return maxDistanceGiven;
+    }
+
+    /** Sets the radius the report groups with: the candidate radius of its verification. */
+    void candidateRadius(int radius) {
+        this.maxDistance = radius;
     }
 
     /**
@@ -340,6 +373,9 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         if (writeGroupId != null && field != null && (writeGroupId.equals(field) || writeGroupId.startsWith(field + "."))) {
             e = addValidationError("[write_group_id] must not be inside the fingerprint object [" + field + "]", e);
         }
+        if (maxDistanceGiven && minSimilarity != null) {
+            e = addValidationError("[min_similarity] and [max_distance] exclude each other", e);
+        }
         if (overwriteGroupId && writeGroupId == null) {
             e = addValidationError("[overwrite_group_id] only applies with [write_group_id]", e);
         }
@@ -355,7 +391,8 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     public String getDescription() {
         // without the query: _tasks?detailed shows descriptions to monitor-only users, and a query can hold data
         String q = query == null ? "" : ", with a query";
-        return "simhash duplicates indices" + Arrays.toString(indices) + ", field[" + field + "], max_distance[" + maxDistance + "]" + q
+        return "simhash duplicates indices" + Arrays.toString(indices) + ", field[" + field + "], max_distance[" + maxDistance + "]"
+            + (minSimilarity == null ? "" : ", min_similarity[" + minSimilarity + "]") + q
             + (writeGroupId == null ? "" : ", write_group_id[" + writeGroupId + "]");
     }
 }

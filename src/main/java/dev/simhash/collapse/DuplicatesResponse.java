@@ -17,6 +17,8 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
 
     private final String field;
     private final int maxDistance;
+    // the threshold pairs were verified with, or null: the radius alone linked them
+    private final Double minSimilarity;
     private final long tookMillis;
     private final Phases phases;
     private final DuplicateGroups.Page page;
@@ -27,8 +29,15 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
 
     public DuplicatesResponse(String field, int maxDistance, long tookMillis, Phases phases, DuplicateGroups.Page page,
                               String groupIdField, long updated, long peakMemoryBytes) {
+        this(field, maxDistance, null, tookMillis, phases, page, groupIdField, updated, peakMemoryBytes);
+    }
+
+    /** @param minSimilarity the threshold candidate pairs were verified with ({@code maxDistance} is then its candidate radius), or null */
+    public DuplicatesResponse(String field, int maxDistance, Double minSimilarity, long tookMillis, Phases phases, DuplicateGroups.Page page,
+                              String groupIdField, long updated, long peakMemoryBytes) {
         this.field = field;
         this.maxDistance = maxDistance;
+        this.minSimilarity = minSimilarity;
         this.tookMillis = tookMillis;
         this.phases = phases;
         this.page = page;
@@ -40,13 +49,14 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
     public DuplicatesResponse(StreamInput in) throws IOException {
         field = in.readString();
         maxDistance = in.readVInt();
+        minSimilarity = in.readOptionalDouble();
         tookMillis = in.readVLong();
         phases = new Phases(in.readVLong(), in.readVLong(), in.readVLong(), in.readVLong());
         int totalDocs = in.readVInt();
         int groupsTotal = in.readVInt();
         long duplicatesTotal = in.readVLong();
         List<DuplicateGroups.Group> groups = in.readCollectionAsList(i -> new DuplicateGroups.Group(i.readString(), i.readVInt(),
-            i.readCollectionAsList(m -> new DuplicateGroups.Member(m.readString(), m.readString()))));
+            i.readCollectionAsList(DuplicatesResponse::readMember), i.readBoolean() ? readMember(i) : null));
         page = new DuplicateGroups.Page(totalDocs, groupsTotal, duplicatesTotal, groups);
         groupIdField = in.readOptionalString();
         updated = in.readVLong();
@@ -57,6 +67,7 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
     public void writeTo(StreamOutput out) throws IOException {
         out.writeString(field);
         out.writeVInt(maxDistance);
+        out.writeOptionalDouble(minSimilarity);
         out.writeVLong(tookMillis);
         out.writeVLong(phases.readMillis());
         out.writeVLong(phases.groupMillis());
@@ -68,14 +79,25 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         out.writeCollection(page.groups(), (o, g) -> {
             o.writeString(g.groupId());
             o.writeVInt(g.size());
-            o.writeCollection(g.members(), (mo, m) -> {
-                mo.writeString(m.index());
-                mo.writeString(m.id());
-            });
+            o.writeCollection(g.members(), DuplicatesResponse::writeMember);
+            o.writeBoolean(g.representative() != null);
+            if (g.representative() != null) {
+                writeMember(o, g.representative());
+            }
         });
         out.writeOptionalString(groupIdField);
         out.writeVLong(updated);
         out.writeVLong(peakMemoryBytes);
+    }
+
+    private static DuplicateGroups.Member readMember(StreamInput in) throws IOException {
+        return new DuplicateGroups.Member(in.readString(), in.readString(), in.readOptionalDouble());
+    }
+
+    private static void writeMember(StreamOutput out, DuplicateGroups.Member m) throws IOException {
+        out.writeString(m.index());
+        out.writeString(m.id());
+        out.writeOptionalDouble(m.similarity());
     }
 
     public DuplicateGroups.Page page() {
@@ -98,6 +120,9 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         builder.endObject();
         builder.field("field", field);
         builder.field("max_distance", maxDistance);
+        if (minSimilarity != null) {
+            builder.field("min_similarity", minSimilarity);
+        }
         builder.field("total_docs", page.totalDocs());
         builder.field("groups_total", page.groupsTotal());
         builder.field("duplicates_total", page.duplicatesTotal());
@@ -113,9 +138,17 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
             builder.startObject();
             builder.field("group_id", g.groupId());
             builder.field("size", g.size());
+            if (g.representative() != null) {
+                builder.startObject("representative").field("_index", g.representative().index()).field("_id", g.representative().id())
+                    .endObject();
+            }
             builder.startArray("members");
             for (DuplicateGroups.Member m : g.members()) {
-                builder.startObject().field("_index", m.index()).field("_id", m.id()).endObject();
+                builder.startObject().field("_index", m.index()).field("_id", m.id());
+                if (m.similarity() != null) {
+                    builder.field("similarity", m.similarity());
+                }
+                builder.endObject();
             }
             builder.endArray();
             builder.endObject();

@@ -15,6 +15,7 @@ import org.elasticsearch.search.SearchHit;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,6 +72,57 @@ final class FingerprintMappings {
         // unmapped entries tell "mapped in some indices only" apart from "mapped everywhere"
         return new FieldCapabilitiesRequest().indices(indices).indicesOptions(options).fields(fields.toArray(String[]::new))
             .includeUnmapped(true);
+    }
+
+    /**
+     * Whether some target index maps the {@code simhash} field with a similarity sketch, from the merged field
+     * capabilities (their meta is the union over the indices, so this does not say that every index has one).
+     */
+    static boolean someHaveSketch(FieldCapabilitiesResponse caps, Fingerprints fingerprints, String field) {
+        if (!fingerprints.isFieldType()) {
+            return false;
+        }
+        Map<String, FieldCapabilities> object = caps.getField(field);
+        FieldCapabilities fc = object == null ? null : object.get(SimHashFieldMapper.CONTENT_TYPE);
+        return fc != null && fc.meta() != null && fc.meta().containsKey(SimHashFieldType.SKETCH_META);
+    }
+
+    /**
+     * The field capabilities of the {@code simhash} field index by index (not merged): the only way to learn with the
+     * caller's privileges whether every target index stores sketches, since merged meta is a union.
+     */
+    static FieldCapabilitiesRequest sketchRequest(String[] indices, IndicesOptions options, String field) {
+        FieldCapabilitiesRequest request = new FieldCapabilitiesRequest().indices(indices).indicesOptions(options).fields(field);
+        request.setMergeResults(false);
+        return request;
+    }
+
+    /** The indices of an unmerged field capabilities response that map {@code field} as a {@code simhash} field without a sketch. */
+    static List<String> indicesWithoutSketch(FieldCapabilitiesResponse unmerged, String field) {
+        TreeSet<String> without = new TreeSet<>();
+        for (var index : unmerged.getIndexResponses()) {
+            var fc = index.get().get(field);
+            if (fc != null && SimHashFieldMapper.CONTENT_TYPE.equals(fc.type())
+                && (fc.meta() == null || !fc.meta().containsKey(SimHashFieldType.SKETCH_META))) {
+                without.add(index.getIndexName());
+            }
+        }
+        return List.copyOf(without);
+    }
+
+    /**
+     * The 400 of a {@code min_similarity} on a field without sketches: the object form, or a {@code simhash} field whose
+     * {@code sketch} is {@code none} in {@code without} (empty: in every target index).
+     */
+    static IllegalArgumentException noSketch(Fingerprints fingerprints, String field, Collection<String> without) {
+        if (!fingerprints.isFieldType()) {
+            return new IllegalArgumentException("[min_similarity] needs a [simhash] field with a similarity sketch, but [" + field
+                + "] is a fingerprint object of the simhash processor, which stores none; use [max_distance]");
+        }
+        return new IllegalArgumentException("[min_similarity] needs similarity sketches, but the [simhash] field [" + field
+            + "] stores none (its [sketch] is [none]) in " + (without.isEmpty() ? "the target indices" : "indices " + without)
+            + "; every target index must store them: use [max_distance], or reindex into a field with [sketch: "
+            + dev.simhash.core.MinHashSketch.ALGORITHM + "] (docs/field-type.md)");
     }
 
     /**

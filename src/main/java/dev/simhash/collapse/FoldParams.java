@@ -12,13 +12,14 @@ import java.util.function.Function;
 import java.util.function.IntSupplier;
 
 /**
- * The fold parameters, validated: the fingerprint field, the fold radius, the window of hits folded and the members
- * listed per representative; {@code windowGiven} tells an explicit {@code window} from the default, {@code maxDistanceGiven}
- * an explicit {@code max_distance} from the field's default (resolved by {@link #withDefaultMaxDistance} once the field's
- * version is known).
+ * The fold parameters, validated: the fingerprint field, the fold radius, the similarity threshold, the window of hits
+ * folded and the members listed per representative; {@code windowGiven} tells an explicit {@code window} from the default,
+ * {@code maxDistanceGiven} an explicit {@code max_distance} from the field's default (resolved by
+ * {@link #withDefaultMaxDistance} once the field's version is known). {@code minSimilarity} is the threshold the fold
+ * verifies candidates with (null: none, the radius alone decides); {@code maxDistance} is then its candidate radius.
  */
-record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, int window, boolean windowGiven, int members)
-    implements Writeable {
+record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, Double minSimilarity, boolean minSimilarityGiven, int window,
+                  boolean windowGiven, int members) implements Writeable {
 
     /** The radius until the field's version default replaces it (simhash-v1's, the object form's). */
     static final int DEFAULT_MAX_DISTANCE = SimHash.DEFAULT_MAX_DISTANCE;
@@ -32,10 +33,26 @@ record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, int w
         String field = Params.required("field", param.apply("field"), "the fingerprint object to fold on, e.g. [simhash]");
         String maxDistanceValue = param.apply("max_distance");
         int maxDistance = Params.intParam("max_distance", maxDistanceValue, DEFAULT_MAX_DISTANCE, 0, SimHash.BITS);
+        String minSimilarityValue = param.apply("min_similarity");
+        Double minSimilarity = minSimilarityValue == null ? null : Verification.parse(minSimilarityValue);
+        if (minSimilarityValue != null && maxDistanceValue != null) {
+            throw Params.bothThresholds();
+        }
         String windowValue = param.apply("window");
         int window = Params.intParam("window", windowValue, DEFAULT_WINDOW, 1, MAX_WINDOW);
         int members = Params.intParam("members", param.apply("members"), DEFAULT_MEMBERS, 0, MAX_MEMBERS);
-        return new FoldParams(field, maxDistance, maxDistanceValue != null, window, windowValue != null, members);
+        FoldParams fold = new FoldParams(field, maxDistance, maxDistanceValue != null, null, false, window, windowValue != null, members);
+        return minSimilarity == null ? fold : fold.withVerification(Verification.of(minSimilarity), true);
+    }
+
+    /** These parameters verifying with {@code v}: its threshold and its candidate radius. */
+    FoldParams withVerification(Verification v, boolean given) {
+        return new FoldParams(field, v.radius(), false, v.minSimilarity(), given, window, windowGiven, members);
+    }
+
+    /** The verification of the threshold, or null when the fold uses the radius alone. */
+    Verification verification() {
+        return minSimilarity == null ? null : Verification.of(minSimilarity);
     }
 
     /**
@@ -43,11 +60,13 @@ record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, int w
      * for when needed, because indices of mixed versions have none (an explicit radius must still work there).
      */
     FoldParams withDefaultMaxDistance(IntSupplier defaultMaxDistance) {
-        return maxDistanceGiven ? this : new FoldParams(field, defaultMaxDistance.getAsInt(), false, window, windowGiven, members);
+        return maxDistanceGiven || minSimilarity != null ? this
+            : new FoldParams(field, defaultMaxDistance.getAsInt(), false, null, false, window, windowGiven, members);
     }
 
     static FoldParams readFrom(StreamInput in) throws IOException {
-        return new FoldParams(in.readString(), in.readVInt(), in.readBoolean(), in.readVInt(), in.readBoolean(), in.readVInt());
+        return new FoldParams(in.readString(), in.readVInt(), in.readBoolean(), in.readOptionalDouble(), in.readBoolean(), in.readVInt(),
+            in.readBoolean(), in.readVInt());
     }
 
     @Override
@@ -55,6 +74,8 @@ record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, int w
         out.writeString(field);
         out.writeVInt(maxDistance);
         out.writeBoolean(maxDistanceGiven);
+        out.writeOptionalDouble(minSimilarity);
+        out.writeBoolean(minSimilarityGiven);
         out.writeVInt(window);
         out.writeBoolean(windowGiven);
         out.writeVInt(members);
@@ -73,6 +94,6 @@ record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, int w
                 + "[index.max_result_window] of index [%s], got [%d]: the fold searches the first [window] hits; lower [window] "
                 + "or raise the index setting", limit.size(), limit.index(), window));
         }
-        return new FoldParams(field, maxDistance, maxDistanceGiven, limit.size(), false, members);
+        return new FoldParams(field, maxDistance, maxDistanceGiven, minSimilarity, minSimilarityGiven, limit.size(), false, members);
     }
 }

@@ -192,7 +192,8 @@ public final class FoldRequest extends ActionRequest implements IndicesRequest.R
 
     @Override
     public String getDescription() {
-        return "simhash fold field[" + fold.field() + "], max_distance[" + fold.maxDistance() + "], window[" + fold.window() + "], "
+        return "simhash fold field[" + fold.field() + "], max_distance[" + fold.maxDistance() + "], "
+            + (fold.minSimilarity() == null ? "" : "min_similarity[" + fold.minSimilarity() + "], ") + "window[" + fold.window() + "], "
             + search.getDescription();
     }
 }

@@ -29,8 +29,11 @@ import java.util.List;
  */
 public final class FoldResponse extends ActionResponse implements ToXContentObject {
 
-    /** A hit folded under a representative: its position among the search hits and its distance to the representative. */
-    record Member(int hit, int distance) {}
+    /**
+     * A hit folded under a representative: its position among the search hits, its distance to the representative and,
+     * with {@code min_similarity}, the estimated similarity of the two (null without).
+     */
+    record Member(int hit, int distance, Double similarity) {}
 
     /**
      * A representative on the page: its position among the search hits, its fingerprint (null: none), how many hits it
@@ -62,7 +65,7 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
         tookMillis = in.readVLong();
         groups = in.readVInt();
         page = in.readCollectionAsList(i -> new Representative(i.readVInt(), i.readOptionalLong(), i.readVInt(),
-            i.readBoolean() ? i.readCollectionAsList(m -> new Member(m.readVInt(), m.readVInt())) : null));
+            i.readBoolean() ? i.readCollectionAsList(m -> new Member(m.readVInt(), m.readVInt(), m.readOptionalDouble())) : null));
         refs = AbstractRefCounted.of(search::decRef);
     }
 
@@ -81,6 +84,7 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
                 o.writeCollection(r.members(), (mo, m) -> {
                     mo.writeVInt(m.hit());
                     mo.writeVInt(m.distance());
+                    mo.writeOptionalDouble(m.similarity());
                 });
             }
         });
@@ -158,6 +162,9 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
                     b.field("_id", hit.getId());
                     score(b, "_score", hit.getScore());
                     b.field("distance", m.distance());
+                    if (m.similarity() != null) {
+                        b.field("similarity", m.similarity());
+                    }
                     b.endObject();
                 }
                 b.endArray();
@@ -170,6 +177,9 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
         b.startObject("simhash_fold");
         b.field("field", fold.field());
         b.field("max_distance", fold.maxDistance());
+        if (fold.minSimilarity() != null) {
+            b.field("min_similarity", fold.minSimilarity());
+        }
         b.field("window", fold.window());
         b.field("considered", hits.length);
         b.field("groups", groups);

@@ -7,9 +7,9 @@ import java.util.Arrays;
 
 /**
  * Greedy folding of a ranked hit list: walking the hits in rank order, a hit joins the first
- * better-ranked representative within {@code maxDistance} bits, otherwise it becomes a
- * representative itself. Hits without a fingerprint are always representatives and never absorb
- * others. Plain Java, no Elasticsearch imports.
+ * better-ranked representative within {@code maxDistance} bits (and, with a {@link Verifier}, whose
+ * pair with it the verifier accepts), otherwise it becomes a representative itself. Hits without a
+ * fingerprint are always representatives and never absorb others. Plain Java, no Elasticsearch imports.
  */
 public final class GreedyFolding {
 
@@ -20,12 +20,21 @@ public final class GreedyFolding {
     private final int[] distance;
     private final int[] folded;
     private final int[] representatives;
+    private final double[] similarity;
 
-    private GreedyFolding(int[] representativeOf, int[] distance, int[] folded, int[] representatives) {
+    /** Checks a candidate pair of hits (within the radius) before one folds under the other. */
+    @FunctionalInterface
+    public interface Verifier {
+        /** The estimated similarity of hits {@code hit} and {@code representative}, or NaN when they must not be linked. */
+        double verify(int hit, int representative);
+    }
+
+    private GreedyFolding(int[] representativeOf, int[] distance, int[] folded, int[] representatives, double[] similarity) {
         this.representativeOf = representativeOf;
         this.distance = distance;
         this.folded = folded;
         this.representatives = representatives;
+        this.similarity = similarity;
     }
 
     /**
@@ -36,6 +45,14 @@ public final class GreedyFolding {
      * @param maxDistance fold radius, 0..64
      */
     public static GreedyFolding fold(long[] hashes, boolean[] hasHash, int maxDistance) {
+        return fold(hashes, hasHash, maxDistance, null);
+    }
+
+    /**
+     * Folds hits {@code 0 .. hashes.length-1} (rank order), a hit under the first representative within the radius whose
+     * pair with it {@code verifier} accepts (null: every pair within the radius).
+     */
+    public static GreedyFolding fold(long[] hashes, boolean[] hasHash, int maxDistance, Verifier verifier) {
         BlockProbes.checkMaxDistance(maxDistance);
         if (hashes.length != hasHash.length) {
             throw new IllegalArgumentException("hashes and hasHash differ in length: " + hashes.length + " vs " + hasHash.length);
@@ -45,6 +62,7 @@ public final class GreedyFolding {
         int[] dist = new int[n];
         int[] folded = new int[n];
         int[] reps = new int[n];
+        double[] sim = verifier == null ? null : new double[n];
         // representatives that have a fingerprint, in rank order, with their hashes side by side for a tight scan;
         // a window is at most a few thousand hits, so a linear scan over representatives is cheaper than buckets
         int[] fpReps = new int[n];
@@ -58,14 +76,24 @@ public final class GreedyFolding {
                 for (int k = 0; k < fpRepCount; k++) {
                     int d = SimHash.distance(h, fpRepHashes[k]);
                     if (d <= maxDistance) {
+                        double s = verifier == null ? 1 : verifier.verify(i, fpReps[k]);
+                        if (Double.isNaN(s)) {
+                            continue;
+                        }
                         joined = fpReps[k];
                         dist[i] = d;
+                        if (sim != null) {
+                            sim[i] = s;
+                        }
                         break;
                     }
                 }
             }
             repOf[i] = joined;
             if (joined == SELF) {
+                if (sim != null) {
+                    sim[i] = 1;
+                }
                 reps[repCount++] = i;
                 if (hasHash[i]) {
                     fpReps[fpRepCount] = i;
@@ -75,7 +103,7 @@ public final class GreedyFolding {
                 folded[joined]++;
             }
         }
-        return new GreedyFolding(repOf, dist, folded, Arrays.copyOf(reps, repCount));
+        return new GreedyFolding(repOf, dist, folded, Arrays.copyOf(reps, repCount), sim);
     }
 
     /** Number of hits folded. */
@@ -91,6 +119,14 @@ public final class GreedyFolding {
     /** Hamming distance of hit {@code i} to its representative (0 for a representative). */
     public int distance(int i) {
         return distance[i];
+    }
+
+    /**
+     * The estimated similarity of hit {@code i} to its representative (1 for a representative), as the verifier gave it;
+     * NaN when the folding had no verifier.
+     */
+    public double similarity(int i) {
+        return similarity == null ? Double.NaN : similarity[i];
     }
 
     /** Number of hits folded into representative {@code i} (0 for hits that are not representatives). */

@@ -4,6 +4,9 @@ import dev.simhash.core.BlockProbes;
 import dev.simhash.core.SimHash;
 
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -17,8 +20,13 @@ import java.util.function.LongConsumer;
  * (single linkage: a and c share a component if a~b and b~c), found without comparing all pairs:
  * identical fingerprints are merged into one node, nodes are bucketed by each 16-bit block, and
  * each node is compared only with the nodes in buckets within floor(r/4) bits of its own block
- * (Manku et al.'s batch mode with the pigeonhole argument of the {@code simhash} query). Plain
- * Java, no Elasticsearch imports.
+ * (Manku et al.'s batch mode with the pigeonhole argument of the {@code simhash} query).
+ *
+ * <p>With {@link Sketches}, the graph is the verified one: a pair within the radius is an edge only if
+ * the two documents' similarity sketches pass the test, and a node is a set of documents with the
+ * same fingerprint and the same sketch (documents without a sketch are nodes of their own and link
+ * to none). Components are then those of the verified graph: two documents share one only through a
+ * path of verified pairs. Plain Java, no Elasticsearch imports.
  */
 public final class NearDuplicateComponents {
 
@@ -30,12 +38,27 @@ public final class NearDuplicateComponents {
     private final int[] componentOf;
     private final int[] componentSize;
     private final long[] componentMinHash;
+    private final int[] representative;
     private final long comparisons;
 
-    private NearDuplicateComponents(int[] componentOf, int[] componentSize, long[] componentMinHash, long comparisons) {
+    /** Tells whether two sketches are similar enough to link their documents. */
+    @FunctionalInterface
+    public interface SketchTest {
+        boolean linked(byte[] a, int aOffset, byte[] b, int bOffset);
+    }
+
+    /**
+     * The documents' similarity sketches: document d's at {@code bytes[d * size ..]} when {@code present.get(d)}, and the
+     * test a candidate pair must pass to be linked.
+     */
+    public record Sketches(byte[] bytes, BitSet present, int size, SketchTest test) {}
+
+    private NearDuplicateComponents(int[] componentOf, int[] componentSize, long[] componentMinHash, int[] representative,
+                                    long comparisons) {
         this.componentOf = componentOf;
         this.componentSize = componentSize;
         this.componentMinHash = componentMinHash;
+        this.representative = representative;
         this.comparisons = comparisons;
     }
 
@@ -74,6 +97,20 @@ public final class NearDuplicateComponents {
 
     static NearDuplicateComponents find(long[] hashes, int maxDistance, Runnable cancellationCheck, LongConsumer groupsProgress,
                                         Executor executor, int parallelism, long checkEvery) {
+        return find(hashes, null, maxDistance, cancellationCheck, groupsProgress, executor, parallelism, checkEvery);
+    }
+
+    /**
+     * The components of the verified graph: pairs within {@code maxDistance} bits whose sketches pass {@code sketches}'
+     * test (null: every pair within the radius). Otherwise as {@link #find(long[], int, Runnable, LongConsumer, Executor, int)}.
+     */
+    public static NearDuplicateComponents find(long[] hashes, Sketches sketches, int maxDistance, Runnable cancellationCheck,
+                                               LongConsumer groupsProgress, Executor executor, int parallelism) {
+        return find(hashes, sketches, maxDistance, cancellationCheck, groupsProgress, executor, parallelism, CHECK_EVERY);
+    }
+
+    static NearDuplicateComponents find(long[] hashes, Sketches sketches, int maxDistance, Runnable cancellationCheck,
+                                        LongConsumer groupsProgress, Executor executor, int parallelism, long checkEvery) {
         BlockProbes.checkMaxDistance(maxDistance);
         int n = hashes.length;
 
@@ -85,10 +122,18 @@ public final class NearDuplicateComponents {
             order[i] = i;
         }
         radixSortUnsigned(sorted, order);
+        if (sketches != null) {
+            sortRunsBySketch(sorted, order, sketches);
+        }
         int[] nodeOfDoc = new int[n];
+        // with sketches, the first document of each node: where its sketch is
+        int[] nodeDoc = sketches == null ? null : new int[n];
         int m = 0;
         for (int i = 0; i < n; i++) {
-            if (m == 0 || sorted[m - 1] != sorted[i]) {
+            if (m == 0 || sorted[m - 1] != sorted[i] || (sketches != null && !sameSketch(sketches, nodeDoc[m - 1], order[i]))) {
+                if (nodeDoc != null) {
+                    nodeDoc[m] = order[i];
+                }
                 sorted[m++] = sorted[i];
             }
             nodeOfDoc[order[i]] = m - 1;
@@ -105,7 +150,7 @@ public final class NearDuplicateComponents {
         Linker[] linkers = new Linker[threads];
         AtomicBoolean aborted = new AtomicBoolean();
         for (int t = 0; t < threads; t++) {
-            linkers[t] = new Linker(m, maxDistance, cancellationCheck, checkEvery, aborted);
+            linkers[t] = new Linker(m, maxDistance, cancellationCheck, checkEvery, aborted, sketches, nodeDoc);
         }
         Linker linker = linkers[0];
         // documents per node, for the running count of groups (a node of identical fingerprints is already a group)
@@ -144,16 +189,24 @@ public final class NearDuplicateComponents {
         int[] idOfRoot = new int[m];
         Arrays.fill(idOfRoot, -1);
         long[] minHash = new long[m];
+        int[] firstDoc = nodeDoc == null ? null : new int[m];
         int count = 0;
         for (int u = 0; u < m; u++) {
             int root = uf.find(u);
             if (idOfRoot[root] < 0) {
                 minHash[count] = nodes[u];
+                if (firstDoc != null) {
+                    firstDoc[count] = nodeDoc[u];
+                }
                 idOfRoot[root] = count++;
             }
             componentOfNode[u] = idOfRoot[root];
         }
         minHash = Arrays.copyOf(minHash, count);
+        if (sketches != null) {
+            firstDoc = Arrays.copyOf(firstDoc, count);
+            uniqueIds(minHash);
+        }
         int[] size = new int[count];
         int[] componentOf = nodeOfDoc; // reused in place: the node numbers are no longer needed
         for (int i = 0; i < n; i++) {
@@ -161,7 +214,109 @@ public final class NearDuplicateComponents {
             componentOf[i] = c;
             size[c]++;
         }
-        return new NearDuplicateComponents(componentOf, size, minHash, comparisons);
+        return new NearDuplicateComponents(componentOf, size, minHash, firstDoc, comparisons);
+    }
+
+    /**
+     * Makes the components' ids unique: verified components can share their smallest fingerprint (documents with equal
+     * fingerprints whose sketches differ). {@code ids} is in ascending unsigned order, so sharing ones are adjacent; the first
+     * keeps the fingerprint, each later one takes the next value that is neither another component's smallest fingerprint
+     * nor taken already. Rare, so the taken values are kept in a set.
+     */
+    static void uniqueIds(long[] ids) {
+        long[] original = ids.clone();
+        Set<Long> taken = null;
+        for (int c = 1; c < ids.length; c++) {
+            if (original[c] != original[c - 1]) {
+                continue;
+            }
+            if (taken == null) {
+                taken = new HashSet<>();
+            }
+            long v = original[c];
+            do {
+                v++;
+            } while (containsUnsigned(original, v) || taken.contains(v));
+            taken.add(v);
+            ids[c] = v;
+        }
+    }
+
+    private static boolean containsUnsigned(long[] ascendingUnsigned, long v) {
+        int lo = 0;
+        int hi = ascendingUnsigned.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int cmp = Long.compareUnsigned(ascendingUnsigned[mid], v);
+            if (cmp == 0) {
+                return true;
+            }
+            if (cmp < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return false;
+    }
+
+    /** Within each run of equal fingerprints, orders the documents by sketch (those without one last, by document). */
+    private static void sortRunsBySketch(long[] sorted, int[] order, Sketches sketches) {
+        int n = sorted.length;
+        int[] buffer = null;
+        for (int start = 0; start < n;) {
+            int end = start + 1;
+            while (end < n && sorted[end] == sorted[start]) {
+                end++;
+            }
+            if (end - start > 1) {
+                if (buffer == null) {
+                    buffer = new int[n];
+                }
+                mergeSort(order, buffer, start, end, sketches);
+            }
+            start = end;
+        }
+    }
+
+    private static void mergeSort(int[] a, int[] buffer, int from, int to, Sketches sketches) {
+        if (to - from < 2) {
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        mergeSort(a, buffer, from, mid, sketches);
+        mergeSort(a, buffer, mid, to, sketches);
+        System.arraycopy(a, from, buffer, from, to - from);
+        int i = from;
+        int j = mid;
+        for (int k = from; k < to; k++) {
+            if (j >= to || (i < mid && compareSketches(sketches, buffer[i], buffer[j]) <= 0)) {
+                a[k] = buffer[i++];
+            } else {
+                a[k] = buffer[j++];
+            }
+        }
+    }
+
+    private static int compareSketches(Sketches s, int docA, int docB) {
+        boolean a = s.present().get(docA);
+        boolean b = s.present().get(docB);
+        if (a != b) {
+            return a ? -1 : 1;
+        }
+        if (!a) {
+            return Integer.compare(docA, docB);
+        }
+        return Arrays.compareUnsigned(s.bytes(), docA * s.size(), docA * s.size() + s.size(), s.bytes(), docB * s.size(),
+            docB * s.size() + s.size());
+    }
+
+    /** Whether two documents have the same sketch (documents without one never do). */
+    private static boolean sameSketch(Sketches s, int docA, int docB) {
+        if (!s.present().get(docA) || !s.present().get(docB)) {
+            return false;
+        }
+        return Arrays.equals(s.bytes(), docA * s.size(), docA * s.size() + s.size(), s.bytes(), docB * s.size(), docB * s.size() + s.size());
     }
 
     /**
@@ -173,10 +328,20 @@ public final class NearDuplicateComponents {
      * arrays: 52).
      */
     public static long estimateBytes(int n, int parallelism) {
+        return estimateBytes(n, parallelism, false);
+    }
+
+    /**
+     * Like {@link #estimateBytes(int, int)}; with sketches ({@code verified}) also the first document of each node (4 bytes
+     * per document) and the buffer that orders equal fingerprints by sketch (4), besides the sketches themselves, which the
+     * caller holds and charges.
+     */
+    public static long estimateBytes(int n, int parallelism, boolean verified) {
         int threads = Math.max(1, Math.min(parallelism, SimHash.BLOCKS));
-        long sorting = 24L * n;
-        long linking = 16L * n + 20L * threads * n + (long) threads * (BUCKETS + 1) * Integer.BYTES * 2;
-        long numbering = 52L * n;
+        long extra = verified ? 8L * n : 0;
+        long sorting = 24L * n + extra;
+        long linking = 16L * n + 20L * threads * n + (long) threads * (BUCKETS + 1) * Integer.BYTES * 2 + extra;
+        long numbering = 52L * n + extra;
         return Math.max(sorting, Math.max(linking, numbering)) + RADIX_COUNTS_BYTES;
     }
 
@@ -184,7 +349,8 @@ public final class NearDuplicateComponents {
 
     /** Heap the result keeps: a component number per document, a size and a smallest fingerprint per component. */
     public long ramBytesUsed() {
-        return (long) componentOf.length * Integer.BYTES + (long) componentSize.length * (Integer.BYTES + Long.BYTES) + 64;
+        return (long) componentOf.length * Integer.BYTES + (long) componentSize.length * (Integer.BYTES + Long.BYTES)
+            + (representative == null ? 0 : (long) representative.length * Integer.BYTES) + 64;
     }
 
     /** Links the nodes of block tables {@code first, first + step, ...} with {@code linker}. */
@@ -277,11 +443,20 @@ public final class NearDuplicateComponents {
     }
 
     /**
-     * The smallest fingerprint (compared unsigned, i.e. as its hex form) in component {@code c}.
-     * Unique per component, because identical fingerprints always share a component.
+     * The id of component {@code c}: its smallest fingerprint (compared unsigned, i.e. as its hex form), unique per
+     * component because identical fingerprints always share a component. With sketches, components can share their
+     * smallest fingerprint: all but the first (in sketch order) take the next unused value instead (see {@link #uniqueIds}).
      */
     public long componentMinHash(int c) {
         return componentMinHash[c];
+    }
+
+    /**
+     * With sketches, the representative document of component {@code c}: the first of its node with the smallest fingerprint
+     * and, among equal fingerprints, the smallest sketch; -1 without sketches.
+     */
+    public int representative(int c) {
+        return representative == null ? -1 : representative[c];
     }
 
     /** Candidate pairs whose full distance was computed: the work done, for cost reports and tests. */
@@ -426,7 +601,14 @@ public final class NearDuplicateComponents {
         // shared by all linkers of one grouping: set when a part fails, so the others stop at their next check
         final AtomicBoolean aborted;
 
-        Linker(int nodes, int maxDistance, Runnable cancellationCheck, long checkEvery, AtomicBoolean aborted) {
+        // with sketches: a pair within the radius is linked only if its sketches pass the test
+        final Sketches sketches;
+        final int[] nodeDoc;
+
+        Linker(int nodes, int maxDistance, Runnable cancellationCheck, long checkEvery, AtomicBoolean aborted, Sketches sketches,
+               int[] nodeDoc) {
+            this.sketches = sketches;
+            this.nodeDoc = nodeDoc;
             this.aborted = aborted;
             this.checkEvery = checkEvery;
             this.nextCheck = checkEvery;
@@ -448,7 +630,7 @@ public final class NearDuplicateComponents {
             for (int k1 = start; k1 < end; k1++) {
                 long h = hashes[k1];
                 for (int k2 = k1 + 1; k2 < end; k2++) {
-                    if (Long.bitCount(h ^ hashes[k2]) <= maxDistance) {
+                    if (Long.bitCount(h ^ hashes[k2]) <= maxDistance && verified(nodes[k1], nodes[k2])) {
                         uf.union(nodes[k1], nodes[k2]);
                     }
                 }
@@ -462,12 +644,26 @@ public final class NearDuplicateComponents {
             for (int k1 = start; k1 < end; k1++) {
                 long h = hashes[k1];
                 for (int k2 = otherStart; k2 < otherEnd; k2++) {
-                    if (Long.bitCount(h ^ hashes[k2]) <= maxDistance) {
+                    if (Long.bitCount(h ^ hashes[k2]) <= maxDistance && verified(nodes[k1], nodes[k2])) {
                         uf.union(nodes[k1], nodes[k2]);
                     }
                 }
                 counted(otherEnd - otherStart);
             }
+        }
+
+        /** Whether nodes u and v, within the radius, are linked: always without sketches, else when their sketches pass. */
+        private boolean verified(int u, int v) {
+            if (sketches == null) {
+                return true;
+            }
+            int a = nodeDoc[u];
+            int b = nodeDoc[v];
+            if (!sketches.present().get(a) || !sketches.present().get(b)) {
+                return false;
+            }
+            int size = sketches.size();
+            return sketches.test().linked(sketches.bytes(), a * size, sketches.bytes(), b * size);
         }
 
         private void counted(int pairs) {

@@ -36,6 +36,28 @@ final class Params {
         return (int) value;
     }
 
+    /** The 400 of a request that gives both a radius and a similarity threshold. */
+    static IllegalArgumentException bothThresholds() {
+        return new IllegalArgumentException("[min_similarity] and [max_distance] exclude each other: give [min_similarity] (a share of "
+            + "shared shingles, verified with the similarity sketches) or [max_distance] (a radius in bits), not both");
+    }
+
+    /** A body value that must be a number (or a string holding one): a {@code min_similarity}, checked by {@link Verification}. */
+    static double number(XContentParser parser, String name) throws IOException {
+        XContentParser.Token token = parser.currentToken();
+        if (token == XContentParser.Token.VALUE_NUMBER) {
+            return parser.doubleValue();
+        }
+        if (token == XContentParser.Token.VALUE_STRING) {
+            try {
+                return Double.parseDouble(parser.text().trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("[" + name + "] must be a number, got [" + SimHash.abbreviate(parser.text()) + "]");
+            }
+        }
+        throw new IllegalArgumentException("[" + name + "] must be a number, got [" + token + "]");
+    }
+
     /** A required, non-blank text parameter. */
     static String required(String name, String value, String what) {
         if (value == null || value.isBlank()) {

@@ -3,6 +3,7 @@ package dev.simhash.collapse;
 import dev.simhash.breaker.RequestMemory;
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.lucene.CompatHits;
+import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 
 import org.elasticsearch.ElasticsearchStatusException;
@@ -51,6 +52,7 @@ import org.elasticsearch.search.builder.PointInTimeBuilder;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.search.sort.SortBuilders;
 import org.elasticsearch.search.fetch.StoredFieldsContext;
+import org.elasticsearch.search.fetch.subphase.FieldAndFormat;
 import org.elasticsearch.search.slice.SliceBuilder;
 import org.elasticsearch.tasks.Task;
 import org.elasticsearch.threadpool.Scheduler;
@@ -166,9 +168,14 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
          * sequentially (0.1's way, kept for comparison); otherwise only fingerprints are read, and the ids of the listed
          * groups' members are fetched after grouping: the scan then loads no stored fields at all.
          */
-        private final boolean idsWhileReading;
-        private final FingerprintTable table;
-        private final Longs[] sliceHashes;
+        private boolean idsWhileReading;
+        private FingerprintTable table;
+        private Longs[] sliceHashes;
+        // with min_similarity: the threshold, and each document's sketch (at doc * BYTES) beside the table, read in a second
+        // search of each page (the fields option renders one format of the field per hit)
+        private volatile Verification verification;
+        private byte[] sketchBytes;
+        private BitSet sketchPresent;
         private final int slices;
         private final AtomicInteger slicesRunning;
         private final AtomicInteger slicesCounted = new AtomicInteger();
@@ -199,9 +206,23 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             this.client = new ParentTaskAssigningClient(TransportDuplicatesAction.this.client, clusterService.localNode(), task);
             this.slices = slices(request);
             this.slicesRunning = new AtomicInteger(slices);
-            this.idsWhileReading = request.writeGroupId() != null || request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL;
             this.memory = new RequestMemory(breakers.getBreaker(CircuitBreaker.REQUEST), MEMORY_LABEL);
             this.sliceCharged = new long[slices];
+            task.slices(slices);
+        }
+
+        /**
+         * Allocates the holders of what is read, once it is known whether pairs are verified: then the ids are read with the
+         * fingerprints (every document's sketch is held anyway, and the member fetch by fingerprint could not tell apart
+         * documents of equal fingerprints in different groups).
+         */
+        private void allocate() {
+            this.idsWhileReading = request.writeGroupId() != null || request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL
+                || verification != null;
+            if (verification != null) {
+                sketchBytes = new byte[1024 * MinHashSketch.BYTES];
+                sketchPresent = new BitSet();
+            }
             if (idsWhileReading) {
                 table = new FingerprintTable();
                 sliceHashes = null;
@@ -216,7 +237,6 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 currentGroup = new long[1024];
                 hasCurrentGroup = new BitSet();
             }
-            task.slices(slices);
         }
 
         /**
@@ -238,7 +258,6 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private void onFieldCaps(FieldCapabilitiesResponse caps) {
             task.ensureNotCancelled();
             fingerprints = FingerprintMappings.checkFingerprint(caps, request.field());
-            request.defaultMaxDistance(fingerprints::defaultMaxDistance);
             hashPath = fingerprints.path();
             if (request.writeGroupId() != null) {
                 FingerprintMappings.checkGroupField(caps, request.writeGroupId());
@@ -253,12 +272,23 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     }
                 }
             }
-            if (request.writeGroupId() == null) {
-                openPit();
-            } else {
-                // everything that can refuse the write is checked before anything is read, let alone written
-                checkWritable(caps.getIndices());
-            }
+            SketchCheck.resolve(client, threadPool.getThreadContext(), request.indices(), request.indicesOptions(), caps, fingerprints,
+                request.field(), request.minSimilarity(), request.maxDistanceGiven(), step((Verification v) -> {
+                    task.ensureNotCancelled();
+                    verification = v;
+                    if (v != null) {
+                        request.candidateRadius(v.radius());
+                    } else {
+                        request.defaultMaxDistance(fingerprints::defaultMaxDistance);
+                    }
+                    allocate();
+                    if (request.writeGroupId() == null) {
+                        openPit();
+                    } else {
+                        // everything that can refuse the write is checked before anything is read, let alone written
+                        checkWritable(caps.getIndices());
+                    }
+                }));
         }
 
         /**
@@ -367,7 +397,24 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 source.docValueField(request.writeGroupId());
             }
             SearchRequest search = new SearchRequest().source(source).allowPartialSearchResults(false);
-            client.execute(TransportSearchAction.TYPE, search, step((SearchResponse r) -> onPage(slice, searchAfter == null, r)));
+            client.execute(TransportSearchAction.TYPE, search, step((SearchResponse r) -> {
+                if (verification == null) {
+                    onPage(slice, searchAfter == null, r, null);
+                    return;
+                }
+                checkShards(r, "reading fingerprints");
+                // the same page again through the same point in time, slice and sort, so the same documents in the same order
+                // (checked by their sort values), reading their sketches
+                // (the fields option needs stored fields enabled: the _id comes along)
+                SearchSourceBuilder sketches = scan(filter(), searchAfter).trackTotalHits(false)
+                    .fetchField(new FieldAndFormat(hashPath, Verification.SKETCH_FORMAT));
+                if (slices > 1) {
+                    sketches.slice(new SliceBuilder(slice, slices));
+                }
+                r.mustIncRef();
+                client.execute(TransportSearchAction.TYPE, new SearchRequest().source(sketches).allowPartialSearchResults(false),
+                    ActionListener.runAfter(step((SearchResponse k) -> onPage(slice, searchAfter == null, r, k)), r::decRef));
+            }));
         }
 
         private void checkShards(SearchResponse response, String what) {
@@ -380,8 +427,17 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             }
         }
 
-        private void onPage(int slice, boolean first, SearchResponse response) {
+        private void onPage(int slice, boolean first, SearchResponse response, SearchResponse sketches) {
             checkShards(response, "reading fingerprints");
+            SearchHit[] sketchHits = null;
+            if (sketches != null) {
+                checkShards(sketches, "reading sketches");
+                sketchHits = sketches.getHits().getHits();
+                if (sketchHits.length != response.getHits().getHits().length) {
+                    throw new IllegalStateException("[_simhash/duplicates] read [" + sketchHits.length + "] sketches for ["
+                        + response.getHits().getHits().length + "] fingerprints of one page");
+                }
+            }
             if (first && response.getHits().getTotalHits() != null) {
                 long total = docsTotal.addAndGet(CompatHits.value(response.getHits().getTotalHits()));
                 if (slicesCounted.incrementAndGet() == slices) {
@@ -392,7 +448,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             int read = 0;
             if (idsWhileReading) {
                 synchronized (table) {
-                    for (SearchHit hit : hits) {
+                    for (int i = 0; i < hits.length; i++) {
+                        SearchHit hit = hits[i];
                         Long hash = FingerprintMappings.fingerprintOf(hit, fingerprints);
                         if (hash == null) {
                             continue;
@@ -400,13 +457,21 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         DocumentField routing = hit.field(ROUTING);
                         int doc = table.size();
                         table.add(hit.getIndex(), hit.getId(), hash, routing == null ? null : routing.getValue());
+                        if (sketchHits != null) {
+                            if (!Arrays.equals(hit.getSortValues(), sketchHits[i].getSortValues())) {
+                                throw new IllegalStateException("[_simhash/duplicates] the sketches' page does not hold the same documents "
+                                    + "as the fingerprints' page");
+                            }
+                            addSketch(doc, Verification.sketchOf(sketchHits[i], hashPath));
+                        }
                         if (currentGroup != null) {
                             rememberCurrentGroup(doc, hit.field(request.writeGroupId()));
                         }
                         read++;
                     }
                     long now = table.ramBytesUsed() + (currentGroup == null ? 0
-                        : (long) currentGroup.length * Long.BYTES + hasCurrentGroup.size() / Byte.SIZE);
+                        : (long) currentGroup.length * Long.BYTES + hasCurrentGroup.size() / Byte.SIZE)
+                        + (sketchBytes == null ? 0 : sketchBytes.length + sketchPresent.size() / Byte.SIZE);
                     memory.update(tableCharged, now, "fingerprints and ids read");
                     tableCharged = now;
                 }
@@ -442,6 +507,23 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         fail(e);
                     }
                 });
+            }
+        }
+
+        /** Keeps document {@code doc}'s sketch (null: it has none), growing the array by half when full. */
+        private void addSketch(int doc, byte[] sketch) {
+            int size = MinHashSketch.BYTES;
+            if ((long) (doc + 1) * size > sketchBytes.length) {
+                long grown = Math.max((long) (doc + 1) * size, sketchBytes.length + (long) (sketchBytes.length >> 1));
+                if (grown > Integer.MAX_VALUE - 16) {
+                    throw new IllegalArgumentException("[min_similarity] a report verifies at most [" + ((Integer.MAX_VALUE - 16) / size)
+                        + "] documents; narrow it with [query]");
+                }
+                sketchBytes = Arrays.copyOf(sketchBytes, (int) grown);
+            }
+            if (sketch != null) {
+                System.arraycopy(sketch, 0, sketchBytes, doc * size, size);
+                sketchPresent.set(doc);
             }
         }
 
@@ -494,14 +576,18 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             int parallelism = request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL ? 1
                 : EsExecutors.allocatedProcessors(clusterService.getSettings());
             // charged before grouping starts: a report that does not fit fails here with 429, before it writes anything
-            long grouping = NearDuplicateComponents.estimateBytes(hashes.length, parallelism);
+            Verification v = verification;
+            NearDuplicateComponents.Sketches sketches = v == null ? null
+                : new NearDuplicateComponents.Sketches(sketchBytes, sketchPresent, MinHashSketch.BYTES, v::linked);
+            long grouping = NearDuplicateComponents.estimateBytes(hashes.length, parallelism, sketches != null);
             memory.add(grouping, "grouping");
-            NearDuplicateComponents components = NearDuplicateComponents.find(hashes, request.maxDistance(), task::ensureNotCancelled,
-                task::groupsFound, threadPool.generic(), parallelism);
+            NearDuplicateComponents components = NearDuplicateComponents.find(hashes, sketches, request.maxDistance(),
+                task::ensureNotCancelled, task::groupsFound, threadPool.generic(), parallelism);
             memory.add(components.ramBytesUsed() - grouping, "groups");
             if (idsWhileReading) {
                 DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(),
-                    request.maxMembers());
+                    request.maxMembers(), sketches == null ? null : (doc, other) -> Verification.similarity(sketchBytes,
+                        doc * MinHashSketch.BYTES, sketchBytes, other * MinHashSketch.BYTES));
                 groupNanos = System.nanoTime();
                 membersNanos = groupNanos;
                 if (request.writeGroupId() == null) {
@@ -684,7 +770,9 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 DuplicatesResponse.Phases phases = new DuplicatesResponse.Phases(millis(readNanos - startNanos),
                     millis(groupNanos - readNanos), millis(membersNanos - groupNanos),
                     request.writeGroupId() == null ? 0 : millis(now - membersNanos));
-                listener.onResponse(new DuplicatesResponse(request.field(), request.maxDistance(), millis(now - startNanos), phases, page,
+                Verification v = verification;
+                listener.onResponse(new DuplicatesResponse(request.field(), request.maxDistance(), v == null ? null : v.minSimilarity(),
+                    millis(now - startNanos), phases, page,
                     request.writeGroupId(), updated, peak));
             }
         }

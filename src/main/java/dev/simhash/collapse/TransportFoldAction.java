@@ -18,6 +18,8 @@ import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.injection.guice.Inject;
+import org.elasticsearch.index.query.BoolQueryBuilder;
+import org.elasticsearch.index.query.QueryBuilders;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.search.fetch.subphase.FieldAndFormat;
@@ -26,7 +28,10 @@ import org.elasticsearch.threadpool.ThreadPool;
 import org.elasticsearch.transport.TransportService;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -53,14 +58,15 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
     }
 
     @Override
-    protected void doExecute(Task task, FoldRequest request, ActionListener<FoldResponse> listener) {
+    protected void doExecute(Task task, FoldRequest request, ActionListener<FoldResponse> given) {
+        ActionListener<FoldResponse> listener = ActionListener.notifyOnce(given);
         long startNanos = System.nanoTime();
         Client child = new ParentTaskAssigningClient(client, clusterService.localNode(), task);
         FoldParams fold = request.fold();
         String[] targets = FoldRequest.targetIndices(request.search());
         if (targets == null) {
             // a point in time whose id cannot be read here: the search itself reports what is wrong with it
-            search(child, request, fold, Fingerprints.of(fold.field(), false, Set.of()), startNanos, listener);
+            search(child, request, fold, Fingerprints.of(fold.field(), false, Set.of()), null, startNanos, listener);
             return;
         }
         // the search is sent from the field-caps callback: restore the caller's context there, so it runs as the caller
@@ -68,14 +74,19 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
             fold.field()), ContextPreservingActionListener.wrapPreservingContext(ActionListener.wrap((FieldCapabilitiesResponse caps) -> {
                 Fingerprints fingerprints = FingerprintMappings.checkFingerprint(caps, fold.field());
                 FoldParams fitted = fold.fitTo(ResultWindow.smallest(indices::index, caps.getIndices(), fold.window()));
-                search(child, request, fitted, fingerprints, startNanos, listener);
+                SketchCheck.resolve(child, threadPool.getThreadContext(), targets, request.search().indicesOptions(), caps, fingerprints,
+                    fold.field(), fitted.minSimilarityGiven() ? fitted.minSimilarity() : null, fitted.maxDistanceGiven(),
+                    listener.delegateFailureAndWrap((l, verification) ->
+                        search(child, request, fitted, fingerprints, verification, startNanos, l)));
             }, listener::onFailure), threadPool.getThreadContext()));
     }
 
-    private static void search(Client client, FoldRequest request, FoldParams given, Fingerprints fingerprints, long startNanos,
-                               ActionListener<FoldResponse> listener) {
-        // no max_distance: the field's version default (simhash-v2: 6, simhash-v1 and the object form: 3)
-        FoldParams fold = given.withDefaultMaxDistance(fingerprints::defaultMaxDistance);
+    private static void search(Client client, FoldRequest request, FoldParams given, Fingerprints fingerprints, Verification verification,
+                               long startNanos, ActionListener<FoldResponse> listener) {
+        // no max_distance: the field's version default (simhash-v2: 6, simhash-v1 and the object form: 3); with a
+        // verification, its threshold and candidate radius
+        FoldParams fold = verification != null ? given.withVerification(verification, given.minSimilarityGiven())
+            : given.withDefaultMaxDistance(fingerprints::defaultMaxDistance);
         SearchRequest search = request.search();
         String hashPath = fingerprints.path();
         boolean hashRequested = requested(search.source(), hashPath);
@@ -84,8 +95,67 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         }
         search.source().size(fold.window());
         client.execute(TransportSearchAction.TYPE, search, ActionListener.wrap((SearchResponse response) -> {
-            FoldResponse folded = fold(response, request, fold, fingerprints, hashRequested, startNanos);
-            ActionListener.respondAndRelease(listener, folded);
+            if (verification == null) {
+                FoldResponse folded = fold(response, request, fold, fingerprints, hashRequested, null, startNanos);
+                ActionListener.respondAndRelease(listener, folded);
+                return;
+            }
+            // held until the sketches are in: the fold renders this response's hits
+            response.mustIncRef();
+            ActionListener<byte[][]> withSketches = ActionListener.runAfter(ActionListener.wrap((byte[][] sketches) -> {
+                FoldResponse folded = fold(response, request, fold, fingerprints, hashRequested, sketches, startNanos);
+                ActionListener.respondAndRelease(listener, folded);
+            }, listener::onFailure), response::decRef);
+            fetchSketches(client, search, response, fingerprints, withSketches);
+        }, listener::onFailure));
+    }
+
+    /**
+     * Reads the sketches of the hits that have a fingerprint, by {@code _index} and {@code _id}, in a second search with the
+     * caller's privileges (the {@code fields} option renders one format of a field per hit, and the fold's search already
+     * reads the fingerprint in it). A hit whose sketch is not found (deleted since) gets none, and folds with no other hit.
+     */
+    private static void fetchSketches(Client client, SearchRequest search, SearchResponse response, Fingerprints fingerprints,
+                                      ActionListener<byte[][]> listener) {
+        SearchHit[] hits = response.getHits().getHits();
+        Map<String, List<String>> idsByIndex = new LinkedHashMap<>();
+        for (SearchHit hit : hits) {
+            if (hit.getId() != null && hit.getIndex() != null && FingerprintMappings.fingerprintOf(hit, fingerprints) != null) {
+                idsByIndex.computeIfAbsent(hit.getIndex(), k -> new ArrayList<>()).add(hit.getId());
+            }
+        }
+        if (idsByIndex.isEmpty()) {
+            listener.onResponse(new byte[hits.length][]);
+            return;
+        }
+        BoolQueryBuilder query = QueryBuilders.boolQuery().minimumShouldMatch(1);
+        int wanted = 0;
+        for (Map.Entry<String, List<String>> e : idsByIndex.entrySet()) {
+            query.should(QueryBuilders.boolQuery().filter(QueryBuilders.termQuery("_index", e.getKey()))
+                .filter(QueryBuilders.idsQuery().addIds(e.getValue().toArray(String[]::new))));
+            wanted += e.getValue().size();
+        }
+        SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(wanted).fetchSource(false).trackTotalHits(false)
+            .fetchField(new FieldAndFormat(fingerprints.path(), Verification.SKETCH_FORMAT));
+        SearchRequest sketches = new SearchRequest().indicesOptions(search.indicesOptions()).source(source);
+        if (search.pointInTimeBuilder() != null) {
+            source.pointInTimeBuilder(search.pointInTimeBuilder());
+        } else {
+            sketches.indices(search.indices());
+        }
+        client.execute(TransportSearchAction.TYPE, sketches, ActionListener.wrap((SearchResponse r) -> {
+            Map<String, byte[]> byDoc = new HashMap<>();
+            for (SearchHit hit : r.getHits().getHits()) {
+                byte[] sketch = Verification.sketchOf(hit, fingerprints.path());
+                if (sketch != null) {
+                    byDoc.put(hit.getIndex() + '\u0000' + hit.getId(), sketch);
+                }
+            }
+            byte[][] out = new byte[hits.length][];
+            for (int i = 0; i < hits.length; i++) {
+                out[i] = byDoc.get(hits[i].getIndex() + '\u0000' + hits[i].getId());
+            }
+            listener.onResponse(out);
         }, listener::onFailure));
     }
 
@@ -102,7 +172,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
 
     /** Folds the ranked hits greedily and keeps the requested page of representatives. */
     static FoldResponse fold(SearchResponse response, FoldRequest request, FoldParams fold, Fingerprints fingerprints,
-                             boolean hashRequested, long startNanos) {
+                             boolean hashRequested, byte[][] sketches, long startNanos) {
         SearchHit[] hits = response.getHits().getHits();
         long[] hashes = new long[hits.length];
         boolean[] hasHash = new boolean[hits.length];
@@ -111,7 +181,10 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
             hasHash[i] = h != null;
             hashes[i] = h == null ? 0 : h;
         }
-        GreedyFolding folding = GreedyFolding.fold(hashes, hasHash, fold.maxDistance());
+        Verification verification = sketches == null ? null : fold.verification();
+        GreedyFolding folding = GreedyFolding.fold(hashes, hasHash, fold.maxDistance(), verification == null ? null : (i, rep) ->
+            sketches[i] != null && sketches[rep] != null && verification.linked(sketches[i], 0, sketches[rep], 0)
+                ? Verification.similarity(sketches[i], 0, sketches[rep], 0) : Double.NaN);
         int[] reps = folding.representatives();
         List<FoldResponse.Representative> page = new ArrayList<>();
         int end = (int) Math.min(reps.length, (long) request.from() + request.size());
@@ -127,7 +200,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
                 members = new ArrayList<>();
                 for (int i = rep + 1; i < hits.length && members.size() < fold.members(); i++) {
                     if (folding.representativeOf(i) == rep) {
-                        members.add(new FoldResponse.Member(i, folding.distance(i)));
+                        members.add(new FoldResponse.Member(i, folding.distance(i), verification == null ? null : folding.similarity(i)));
                     }
                 }
             }

@@ -142,6 +142,55 @@ public class DuplicatesWireTest extends ESTestCase {
             Strings.toString(task.getStatus()));
     }
 
+    public void testMinSimilarityParsesRoundTripsAndExcludesMaxDistance() throws IOException {
+        DuplicatesRequest r = parse("{\"field\": \"fp\", \"min_similarity\": 0.75}");
+        assertEquals(Double.valueOf(0.75), r.minSimilarity());
+        assertFalse(r.maxDistanceGiven());
+        assertEquals(Double.valueOf(0.6), parse("{\"field\": \"fp\", \"min_similarity\": \"0.6\"}").minSimilarity());
+        DuplicatesRequest copy = copyWriteable(r, new NamedWriteableRegistry(search.getNamedWriteables()), DuplicatesRequest::new);
+        assertEquals(r.minSimilarity(), copy.minSimilarity());
+        assertFalse(copy.maxDistanceGiven());
+        assertNull(copyWriteable(parse("{\"field\": \"fp\"}"), new NamedWriteableRegistry(search.getNamedWriteables()),
+            DuplicatesRequest::new).minSimilarity());
+        assertThat(r.getDescription(), containsString("min_similarity[0.75]"));
+        Map<String, String> cases = Map.of(
+            "{\"field\": \"fp\", \"min_similarity\": 0}", "[min_similarity] must be greater than 0 and at most 1, got [0.0]",
+            "{\"field\": \"fp\", \"min_similarity\": 1.01}", "[min_similarity] must be greater than 0 and at most 1, got [1.01]",
+            "{\"field\": \"fp\", \"min_similarity\": -1}", "[min_similarity] must be greater than 0 and at most 1",
+            "{\"field\": \"fp\", \"min_similarity\": 0.8, \"max_distance\": 3}", "[min_similarity] and [max_distance] exclude each other",
+            "{\"max_distance\": 3, \"min_similarity\": 0.8, \"field\": \"fp\"}", "[min_similarity] and [max_distance] exclude each other");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse(c.getKey()));
+            assertThat(c.getKey(), e.getMessage(), containsString(c.getValue()));
+        }
+        XContentParseException type = expectThrows(XContentParseException.class,
+            () -> parse("{\"field\": \"fp\", \"min_similarity\": true}"));
+        assertThat(type.getCause().getMessage(), containsString("[min_similarity] must be a number, got [VALUE_BOOLEAN]"));
+    }
+
+    public void testVerifiedResponseRoundTripAndJson() throws IOException {
+        DuplicateGroups.Member rep = new DuplicateGroups.Member("news", "1", 1.0);
+        DuplicateGroups.Page page = new DuplicateGroups.Page(10, 1, 2, List.of(new DuplicateGroups.Group("00000000000000ff", 2,
+            List.of(rep, new DuplicateGroups.Member("news", "2", 0.875)), rep)));
+        DuplicatesResponse r = new DuplicatesResponse("fp", 9, 0.8, 12, new DuplicatesResponse.Phases(5, 6, 2, 0), page, null, 0, 4096);
+        DuplicatesResponse copy = copyWriteable(r, new NamedWriteableRegistry(List.of()), DuplicatesResponse::new);
+        assertEquals(r.page(), copy.page());
+        String json = Strings.toString(copy);
+        Map<String, Object> map = XContentHelper.convertToMap(JsonXContent.jsonXContent, json, false);
+        assertEquals(0.8, map.get("min_similarity"));
+        assertEquals(9, map.get("max_distance"));
+        assertThat(json, containsString("{\"group_id\":\"00000000000000ff\",\"size\":2,\"representative\":{\"_index\":\"news\","
+            + "\"_id\":\"1\"},\"members\":[{\"_index\":\"news\",\"_id\":\"1\",\"similarity\":1.0},"
+            + "{\"_index\":\"news\",\"_id\":\"2\",\"similarity\":0.875}]}"));
+        // a report without min_similarity shows neither
+        DuplicatesResponse plain = new DuplicatesResponse("fp", 3, 12, new DuplicatesResponse.Phases(5, 6, 2, 0),
+            new DuplicateGroups.Page(10, 1, 2, List.of(new DuplicateGroups.Group("00000000000000ff", 2,
+                List.of(new DuplicateGroups.Member("news", "1"), new DuplicateGroups.Member("news", "2"))))), null, 0, 4096);
+        String plainJson = Strings.toString(copyWriteable(plain, new NamedWriteableRegistry(List.of()), DuplicatesResponse::new));
+        assertFalse(plainJson, plainJson.contains("similarity"));
+        assertFalse(plainJson, plainJson.contains("representative"));
+    }
+
     public void testStatusRoundTripAndJson() throws IOException {
         DuplicatesStatus s = new DuplicatesStatus(DuplicatesStatus.Phase.GROUP, 4, 900, 1000, 17, 0, 0);
         DuplicatesStatus copy = copyWriteable(s, new NamedWriteableRegistry(List.of()), DuplicatesStatus::new);

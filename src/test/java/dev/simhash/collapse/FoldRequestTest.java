@@ -45,7 +45,7 @@ public class FoldRequestTest extends ESTestCase {
     public void testReadsTheFoldParametersAndTheSearchBody() throws IOException {
         FoldRequest r = parse("field=fp&max_distance=7&window=50&members=2",
             "{\"query\": {\"term\": {\"tag\": \"a\"}}, \"from\": 20, \"size\": 5}");
-        assertEquals(new FoldParams("fp", 7, true, 50, true, 2), r.fold());
+        assertEquals(new FoldParams("fp", 7, true, null, false, 50, true, 2), r.fold());
         assertEquals(20, r.from());
         assertEquals(5, r.size());
         assertEquals("the inner search starts at the first hit", 0, r.search().source().from());
@@ -54,9 +54,30 @@ public class FoldRequestTest extends ESTestCase {
         assertNull(r.validate());
 
         FoldRequest defaults = parse("field=fp", null);
-        assertEquals(new FoldParams("fp", FoldParams.DEFAULT_MAX_DISTANCE, false, FoldParams.DEFAULT_WINDOW, false, 0), defaults.fold());
+        assertEquals(new FoldParams("fp", FoldParams.DEFAULT_MAX_DISTANCE, false, null, false, FoldParams.DEFAULT_WINDOW, false, 0), defaults.fold());
         assertEquals(0, defaults.from());
         assertEquals(FoldRequest.DEFAULT_SIZE, defaults.size());
+    }
+
+    public void testMinSimilarityIsAThresholdWithItsCandidateRadiusAndExcludesMaxDistance() throws IOException {
+        FoldRequest r = parse("field=fp&min_similarity=0.7&members=3", null);
+        assertEquals(Double.valueOf(0.7), r.fold().minSimilarity());
+        assertTrue(r.fold().minSimilarityGiven());
+        assertEquals(dev.simhash.core.CandidateRadius.radius(0.7), r.fold().maxDistance());
+        assertFalse(r.fold().maxDistanceGiven());
+        FoldRequest copy = copyWriteable(r, new NamedWriteableRegistry(search.getNamedWriteables()), FoldRequest::new);
+        assertEquals(r.fold(), copy.fold());
+        assertThat(r.getDescription(), containsString("min_similarity[0.7]"));
+        Map<String, String> cases = Map.of(
+            "field=fp&min_similarity=0", "[min_similarity] must be greater than 0 and at most 1",
+            "field=fp&min_similarity=1.5", "[min_similarity] must be greater than 0 and at most 1",
+            "field=fp&min_similarity=NaN", "[min_similarity] must be greater than 0 and at most 1",
+            "field=fp&min_similarity=most", "[min_similarity] must be a number, got [most]",
+            "field=fp&min_similarity=0.8&max_distance=3", "[min_similarity] and [max_distance] exclude each other");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse(c.getKey(), "{}"));
+            assertThat(c.getKey(), e.getMessage(), containsString(c.getValue()));
+        }
     }
 
     public void testRejectsInvalidParametersNamingThem() {

@@ -55,9 +55,9 @@ public class FoldResponseTest extends ESTestCase {
         SearchResponse search = new SearchResponse(searchHits(hits, new TotalHits(5, TotalHits.Relation.EQUAL_TO), 4f), null,
             null, false, null, null, 1, null, 1, 1, 0, 7, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
         FoldRequest request = new FoldRequest(new SearchRequest("news").source(new SearchSourceBuilder().from(1).size(2)),
-            new FoldParams("simhash", 3, true, 100, false, 1));
+            new FoldParams("simhash", 3, true, null, false, 100, false, 1));
         FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
-            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, System.nanoTime());
+            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, null, System.nanoTime());
         search.decRef();
         releaseHits();
         try {
@@ -87,9 +87,9 @@ public class FoldResponseTest extends ESTestCase {
         SearchHit[] hits = { hit(0, "a", A, 4f), hit(1, "c", A ^ 1, 2f), hit(2, "e", A ^ 3, 0.5f) };
         SearchResponse search = new SearchResponse(searchHits(hits, null, Float.NaN), null, null, true, true, null, 1, null, 2,
             2, 0, 7, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
-        FoldRequest request = new FoldRequest(new SearchRequest("news"), new FoldParams("simhash", 3, true, 100, false, 1));
+        FoldRequest request = new FoldRequest(new SearchRequest("news"), new FoldParams("simhash", 3, true, null, false, 100, false, 1));
         FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
-            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, System.nanoTime());
+            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, null, System.nanoTime());
         search.decRef();
         releaseHits();
         try {
@@ -99,6 +99,49 @@ public class FoldResponseTest extends ESTestCase {
                 + "{\"_index\":\"news\",\"_id\":\"c\",\"_score\":2.0,\"distance\":1}]}}"
                 + "]},\"simhash_fold\":{\"field\":\"simhash\",\"max_distance\":3,\"window\":100,\"considered\":3,\"groups\":1}}",
                 Strings.toString(folded).replaceFirst("\"took\":\\d+", "\"took\":0"));
+        } finally {
+            folded.decRef();
+        }
+    }
+
+    /** A sketch of 512 one-bit bins whose first {@code flipped} bits are set: {@code k} differing bins estimate 1 - 2k/512. */
+    static byte[] sketch(int from, int to) {
+        byte[] b = new byte[dev.simhash.core.MinHashSketch.BYTES];
+        for (int i = from; i < to; i++) {
+            b[i >>> 3] |= (byte) (1 << (i & 7));
+        }
+        return b;
+    }
+
+    public void testWithSketchesFoldsOnlyVerifiedPairsAndShowsTheirSimilarity() throws IOException {
+        // a; c 1 bit from a but a different text (its sketch far from a's); e 2 bits from a, 40 bins of 512 differ (0.84375)
+        SearchHit[] hits = { hit(0, "a", A, 4f), hit(1, "c", A ^ 1, 2f), hit(2, "e", A ^ 3, 0.5f) };
+        byte[][] sketches = { sketch(0, 0), sketch(0, 256), sketch(0, 40) };
+        SearchResponse search = new SearchResponse(searchHits(hits, null, Float.NaN), null, null, false, null, null, 1, null, 1,
+            1, 0, 7, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
+        FoldParams params = new FoldParams("simhash", 3, true, null, false, 100, false, 5).withVerification(Verification.of(0.8), true);
+        FoldRequest request = new FoldRequest(new SearchRequest("news"), params);
+        FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
+            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, sketches, System.nanoTime());
+        search.decRef();
+        releaseHits();
+        try {
+            assertEquals("a and c stay apart: within the radius, below the threshold", 2, folded.groups());
+            String json = Strings.toString(folded).replaceFirst("\"took\":\\d+", "\"took\":0");
+            assertEquals("{\"took\":0,\"timed_out\":false,\"_shards\":{\"total\":1,\"successful\":1,\"skipped\":0,\"failed\":0},"
+                + "\"hits\":{\"max_score\":null,\"hits\":["
+                + "{\"_index\":\"news\",\"_id\":\"a\",\"_score\":4.0,\"_simhash\":{\"hash\":\"00ff00ff00ff00ff\",\"folded\":1,\"members\":["
+                + "{\"_index\":\"news\",\"_id\":\"e\",\"_score\":0.5,\"distance\":2,\"similarity\":0.84375}]}},"
+                + "{\"_index\":\"news\",\"_id\":\"c\",\"_score\":2.0,\"_simhash\":{\"hash\":\"00ff00ff00ff00fe\",\"folded\":0,\"members\":[]}}"
+                + "]},\"simhash_fold\":{\"field\":\"simhash\",\"max_distance\":" + dev.simhash.core.CandidateRadius.radius(0.8)
+                + ",\"min_similarity\":0.8,\"window\":100,\"considered\":3,\"groups\":2}}", json);
+            FoldResponse copy = copyWriteable(folded, new NamedWriteableRegistry(new SearchModule(Settings.EMPTY, List.of())
+                .getNamedWriteables()), FoldResponse::new);
+            try {
+                assertEquals(json, Strings.toString(copy).replaceFirst("\"took\":\\d+", "\"took\":0"));
+            } finally {
+                copy.decRef();
+            }
         } finally {
             folded.decRef();
         }

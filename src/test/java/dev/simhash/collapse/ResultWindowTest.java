@@ -37,14 +37,14 @@ public class ResultWindowTest extends ESTestCase {
     }
 
     public void testFoldWindowShrinksWhenDefaultedAndFailsWhenGiven() {
-        FoldParams defaulted = new FoldParams("simhash", 3, true, 100, false, 0);
+        FoldParams defaulted = new FoldParams("simhash", 3, true, null, false, 100, false, 0);
         assertEquals(20, defaulted.fitTo(new ResultWindow(20, "w20")).window());
         assertSame(defaulted, defaulted.fitTo(new ResultWindow(100, null)));
 
-        FoldParams given = new FoldParams("simhash", 3, true, 100, true, 0);
+        FoldParams given = new FoldParams("simhash", 3, true, null, false, 100, true, 0);
         IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> given.fitTo(new ResultWindow(20, "w20")));
         assertThat(e.getMessage(), containsString("[window] must be at most [20], the [index.max_result_window] of index [w20], got [100]"));
-        FoldParams fits = new FoldParams("simhash", 3, true, 20, true, 0);
+        FoldParams fits = new FoldParams("simhash", 3, true, null, false, 20, true, 0);
         assertSame(fits, fits.fitTo(new ResultWindow(20, "w20")));
     }
 }

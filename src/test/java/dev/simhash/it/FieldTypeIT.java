@@ -1,5 +1,7 @@
 package dev.simhash.it;
 
+import dev.simhash.core.CandidateRadius;
+import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.SimHashV2;
 import dev.simhash.it.support.Fixtures;
@@ -398,16 +400,26 @@ class FieldTypeIT {
         Rest.Answer mapping = rest.ok("GET", "/" + TYPED + "/_mapping", null);
         assertNull(mapping.at(TYPED + ".mappings.properties.body.fields.simhash.meta"), mapping.toString());
         String search = toJson(Map.of("query", Map.of("match_all", Map.of()), "sort", List.of(Map.of("rank", "asc")), "size", 100));
+        // a simhash-v2 field with a similarity sketch: the default threshold (with its candidate radius) instead of the radius
         Rest.Answer byDefault = rest.ok("POST", "/" + TYPED + "/_simhash/fold?field=body.simhash", search);
-        assertEquals(6, ((Number) byDefault.at("simhash_fold.max_distance")).intValue(), byDefault.toString());
-        assertEquals(folds(rest.ok("POST", "/" + TYPED + "/_simhash/fold?field=body.simhash&max_distance=6", search)), folds(byDefault));
+        assertEquals(MinHashSketch.DEFAULT_MIN_SIMILARITY, ((Number) byDefault.at("simhash_fold.min_similarity")).doubleValue(),
+            byDefault.toString());
+        assertEquals(CandidateRadius.radius(MinHashSketch.DEFAULT_MIN_SIMILARITY),
+            ((Number) byDefault.at("simhash_fold.max_distance")).intValue(), byDefault.toString());
+        assertEquals(folds(rest.ok("POST", "/" + TYPED + "/_simhash/fold?field=body.simhash&min_similarity="
+            + MinHashSketch.DEFAULT_MIN_SIMILARITY, search)), folds(byDefault));
+        Rest.Answer radius = rest.ok("POST", "/" + TYPED + "/_simhash/fold?field=body.simhash&max_distance=6", search);
+        assertNull(radius.at("simhash_fold.min_similarity"), "an explicit radius is the radius alone");
         // the object form keeps simhash-v1's radius
         Rest.Answer object = rest.ok("POST", "/" + OBJECT + "/_simhash/fold?field=simhash", search);
         assertEquals(3, ((Number) object.at("simhash_fold.max_distance")).intValue(), object.toString());
         Rest.Answer report = rest.ok("POST", "/" + TYPED + "/_simhash/duplicates", toJson(Map.of("field", "all_fp")));
-        assertEquals(6, ((Number) report.at("max_distance")).intValue(), report.toString());
-        assertEquals(groups(rest.ok("POST", "/" + TYPED + "/_simhash/duplicates", toJson(Map.of("field", "all_fp", "max_distance", 6)))),
-            groups(report));
+        assertEquals(MinHashSketch.DEFAULT_MIN_SIMILARITY, ((Number) report.at("min_similarity")).doubleValue(), report.toString());
+        assertEquals(groups(rest.ok("POST", "/" + TYPED + "/_simhash/duplicates", toJson(Map.of("field", "all_fp", "min_similarity",
+            MinHashSketch.DEFAULT_MIN_SIMILARITY)))), groups(report));
+        Rest.Answer byRadius = rest.ok("POST", "/" + TYPED + "/_simhash/duplicates", toJson(Map.of("field", "all_fp", "max_distance", 6)));
+        assertEquals(6, ((Number) byRadius.at("max_distance")).intValue(), byRadius.toString());
+        assertNull(byRadius.at("min_similarity"), byRadius.toString());
     }
 
     @Test

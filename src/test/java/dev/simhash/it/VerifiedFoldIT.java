@@ -1,0 +1,406 @@
+package dev.simhash.it;
+
+import dev.simhash.core.CandidateRadius;
+import dev.simhash.core.MinHashSketch;
+import dev.simhash.core.SimHash;
+import dev.simhash.core.SimHashV2;
+import dev.simhash.it.support.RealNodeExtension;
+import dev.simhash.it.support.Rest;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static dev.simhash.it.support.Rest.ordered;
+import static dev.simhash.it.support.Rest.toJson;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code min_similarity} on {@code _simhash/fold} and {@code _simhash/duplicates} on a real node, over a 3-shard index of
+ * texts with near-duplicates of every degree: both equal a client-side computation written independently of the plugin
+ * (simhash-v2 fingerprints and minhash-v1 sketches of the indexed texts, candidates within the threshold's radius, linked
+ * when their estimated similarity reaches the threshold; greedy folding by rank, connected components for the report);
+ * the 400s; the report's breaker charge back at its baseline.
+ */
+@ExtendWith(RealNodeExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class VerifiedFoldIT {
+
+    static final String INDEX = "verified-fold";
+    static final String PLAIN = "verified-fold-plain";
+
+    private final Rest rest;
+    /** Texts by id, in rank order (the rank field sorts them). */
+    private final Map<String, String> texts = new HashMap<>();
+    private final List<String> ids = new ArrayList<>();
+
+    VerifiedFoldIT(Rest rest) {
+        this.rest = rest;
+    }
+
+    /**
+     * Base texts of 60 words from a small vocabulary, each with variants that replace 1 to 30 words (shingle similarity from
+     * near 1 to well below any threshold tested), some exact copies, and unrelated texts.
+     */
+    @BeforeAll
+    void load() {
+        rest.delete("/verified-fold*");
+        String mapping = """
+            {"settings": {"number_of_shards": %d, "number_of_replicas": 0},
+             "mappings": {"properties": {"rank": {"type": "integer"}, "dup_group": {"type": "keyword"},
+               "body": {"type": "text", "fields": {"simhash": {"type": "simhash"%s}}}}}}""";
+        rest.ok("PUT", "/" + INDEX, mapping.formatted(3, ""));
+        rest.ok("PUT", "/" + PLAIN, mapping.formatted(1, ", \"sketch\": \"none\""));
+        Random random = new Random(20261126);
+        List<String> vocabulary = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            StringBuilder w = new StringBuilder();
+            int len = 3 + random.nextInt(6);
+            for (int k = 0; k < len; k++) {
+                w.append((char) ('a' + random.nextInt(26)));
+            }
+            vocabulary.add(w.toString());
+        }
+        List<String> corpus = new ArrayList<>();
+        int[] edits = { 0, 1, 2, 3, 4, 6, 8, 12, 20, 30 };
+        for (int b = 0; b < 30; b++) {
+            List<String> base = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                base.add(vocabulary.get(random.nextInt(vocabulary.size())));
+            }
+            corpus.add(String.join(" ", base));
+            int variants = 2 + random.nextInt(6);
+            List<String> previous = base;
+            for (int v = 0; v < variants; v++) {
+                // some variants edit the previous variant (chains), the others the base
+                List<String> from = random.nextBoolean() ? previous : base;
+                List<String> copy = new ArrayList<>(from);
+                int n = edits[random.nextInt(edits.length)];
+                for (int e = 0; e < n; e++) {
+                    copy.set(random.nextInt(copy.size()), vocabulary.get(random.nextInt(vocabulary.size())));
+                }
+                corpus.add(String.join(" ", copy));
+                previous = copy;
+            }
+        }
+        for (int i = 0; i < 40; i++) {
+            List<String> words = new ArrayList<>();
+            for (int k = 0; k < 60; k++) {
+                words.add(vocabulary.get(random.nextInt(vocabulary.size())));
+            }
+            corpus.add(String.join(" ", words));
+        }
+        // rank order unrelated to the corpus order, so representatives are not simply the bases
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < corpus.size(); i++) {
+            order.add(i);
+        }
+        java.util.Collections.shuffle(order, random);
+        StringBuilder bulk = new StringBuilder();
+        StringBuilder plain = new StringBuilder();
+        for (int rank = 0; rank < order.size(); rank++) {
+            String id = String.format(Locale.ROOT, "d%03d", order.get(rank));
+            String text = corpus.get(order.get(rank));
+            texts.put(id, text);
+            ids.add(id);
+            String doc = toJson(ordered("rank", rank, "body", text)) + "\n";
+            bulk.append(toJson(Map.of("index", Map.of("_id", id)))).append('\n').append(doc);
+            plain.append(toJson(Map.of("index", Map.of("_id", id)))).append('\n').append(doc);
+        }
+        Rest.Answer a = rest.bulk("/" + INDEX + "/_bulk?refresh=true", bulk.toString());
+        assertEquals(200, a.status(), a.toString());
+        assertEquals(Boolean.FALSE, a.at("errors"), a.body());
+        rest.bulk("/" + PLAIN + "/_bulk?refresh=true", plain.toString());
+    }
+
+    @AfterAll
+    void drop() {
+        rest.delete("/verified-fold*");
+    }
+
+    long hash(String id) {
+        OptionalLong h = SimHashV2.fingerprint(texts.get(id), 1);
+        return h.orElseThrow();
+    }
+
+    double similarity(String a, String b) {
+        return MinHashSketch.V1.similarity(MinHashSketch.V1.sketch(texts.get(a)), MinHashSketch.V1.sketch(texts.get(b)));
+    }
+
+    boolean linked(String a, String b, int radius, double s) {
+        return SimHash.distance(hash(a), hash(b)) <= radius && similarity(a, b) >= s;
+    }
+
+    /** One folded hit: its id, how many it absorbed, and its listed members as id@distance@similarity. */
+    record Folded(String id, int folded, List<String> members) {}
+
+    /** Greedy folding in rank order: a hit joins the first earlier representative within the radius and the threshold. */
+    List<Folded> clientFold(double s) {
+        int radius = CandidateRadius.radius(s);
+        List<String> reps = new ArrayList<>();
+        Map<String, List<String>> members = new HashMap<>();
+        Map<String, Integer> folded = new HashMap<>();
+        for (String id : ids) {
+            String joined = null;
+            for (String rep : reps) {
+                if (linked(id, rep, radius, s)) {
+                    joined = rep;
+                    break;
+                }
+            }
+            if (joined == null) {
+                reps.add(id);
+                members.put(id, new ArrayList<>());
+                folded.put(id, 0);
+            } else {
+                folded.merge(joined, 1, Integer::sum);
+                members.get(joined).add(id + "@" + SimHash.distance(hash(id), hash(joined)) + "@" + similarity(id, joined));
+            }
+        }
+        List<Folded> out = new ArrayList<>();
+        for (String rep : reps) {
+            out.add(new Folded(rep, folded.get(rep), members.get(rep)));
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Folded> folded(Rest.Answer a) {
+        List<Folded> out = new ArrayList<>();
+        for (Map<String, Object> h : a.<List<Map<String, Object>>>at("hits.hits")) {
+            Map<String, Object> s = (Map<String, Object>) h.get("_simhash");
+            List<String> members = new ArrayList<>();
+            for (Map<String, Object> m : (List<Map<String, Object>>) s.get("members")) {
+                members.add(m.get("_id") + "@" + m.get("distance") + "@" + ((Number) m.get("similarity")).doubleValue());
+            }
+            out.add(new Folded((String) h.get("_id"), ((Number) s.get("folded")).intValue(), members));
+        }
+        return out;
+    }
+
+    @Test
+    void foldEqualsClientSideVerifiedFolding() {
+        for (double s : new double[] { 0.5, 0.8, 0.95 }) {
+            List<Folded> expected = clientFold(s);
+            Rest.Answer a = rest.post("/" + INDEX + "/_simhash/fold?field=body.simhash&min_similarity=" + s + "&window=1000&members=100",
+                toJson(ordered("size", 1000, "sort", List.of(Map.of("rank", "asc")), "_source", false)));
+            assertEquals(200, a.status(), a.toString());
+            assertEquals(expected, folded(a), "min_similarity " + s);
+            assertEquals(s, ((Number) a.at("simhash_fold.min_similarity")).doubleValue());
+            assertEquals(CandidateRadius.radius(s), ((Number) a.at("simhash_fold.max_distance")).intValue());
+            assertEquals(expected.size(), ((Number) a.at("simhash_fold.groups")).intValue());
+            assertTrue(expected.size() < ids.size(), "something folds at " + s);
+        }
+        // a pair the radius alone folds but the threshold keeps apart exists in this corpus: verification matters here
+        int radius = CandidateRadius.radius(0.8);
+        boolean apart = false;
+        for (int i = 0; i < ids.size() && !apart; i++) {
+            for (int j = i + 1; j < ids.size() && !apart; j++) {
+                apart = SimHash.distance(hash(ids.get(i)), hash(ids.get(j))) <= radius && similarity(ids.get(i), ids.get(j)) < 0.8;
+            }
+        }
+        assertTrue(apart, "the corpus has candidate pairs below the threshold");
+    }
+
+    /** Connected components of the verified pairs, groups of two or more, as sets of ids. */
+    Set<Set<String>> clientGroups(double s) {
+        int radius = CandidateRadius.radius(s);
+        Map<String, Integer> label = new HashMap<>();
+        Set<Set<String>> groups = new HashSet<>();
+        for (String start : ids) {
+            if (label.containsKey(start)) {
+                continue;
+            }
+            Set<String> group = new TreeSet<>();
+            ArrayDeque<String> queue = new ArrayDeque<>(List.of(start));
+            label.put(start, 0);
+            while (!queue.isEmpty()) {
+                String a = queue.poll();
+                group.add(a);
+                for (String b : ids) {
+                    if (!label.containsKey(b) && linked(a, b, radius, s)) {
+                        label.put(b, 0);
+                        queue.add(b);
+                    }
+                }
+            }
+            if (group.size() > 1) {
+                groups.add(group);
+            }
+        }
+        return groups;
+    }
+
+    @SuppressWarnings("unchecked")
+    Set<Set<String>> reportGroups(Map<String, Object> response, double s) {
+        Set<Set<String>> out = new HashSet<>();
+        for (Map<String, Object> g : (List<Map<String, Object>>) response.get("groups")) {
+            String rep = (String) ((Map<String, Object>) g.get("representative")).get("_id");
+            Set<String> members = new TreeSet<>();
+            for (Map<String, Object> m : (List<Map<String, Object>>) g.get("members")) {
+                String id = (String) m.get("_id");
+                members.add(id);
+                assertEquals(similarity(id, rep), ((Number) m.get("similarity")).doubleValue(), "similarity of " + id + " to " + rep);
+            }
+            assertTrue(members.contains(rep), g.toString());
+            assertEquals(((Number) g.get("size")).intValue(), members.size());
+            out.add(members);
+        }
+        return out;
+    }
+
+    @Test
+    void reportEqualsConnectedComponentsOfTheVerifiedPairsSyncAndAsync() throws InterruptedException {
+        for (double s : new double[] { 0.5, 0.8, 0.95 }) {
+            Set<Set<String>> expected = clientGroups(s);
+            assertTrue(!expected.isEmpty(), "groups at " + s);
+            String body = toJson(ordered("field", "body.simhash", "min_similarity", s, "size", 1000, "max_members", 10000));
+            Rest.Answer a = rest.post("/" + INDEX + "/_simhash/duplicates", body);
+            assertEquals(200, a.status(), a.toString());
+            assertEquals(expected, reportGroups(a.json(), s), "min_similarity " + s);
+            assertEquals(expected.size(), ((Number) a.at("groups_total")).intValue());
+            assertEquals(s, ((Number) a.at("min_similarity")).doubleValue());
+            assertEquals(CandidateRadius.radius(s), ((Number) a.at("max_distance")).intValue());
+            assertTrue(((Number) a.at("peak_memory_bytes")).longValue() >= (long) ids.size() * MinHashSketch.BYTES,
+                "the sketches are charged: " + a.at("peak_memory_bytes"));
+        }
+        // the same report in the background
+        String body = toJson(ordered("field", "body.simhash", "min_similarity", 0.8, "size", 1000, "max_members", 10000));
+        Rest.Answer started = rest.post("/" + INDEX + "/_simhash/duplicates?wait_for_completion=false", body);
+        assertEquals(200, started.status(), started.toString());
+        String id = started.at("id");
+        Rest.Answer done = null;
+        for (int i = 0; i < 300; i++) {
+            done = rest.get("/_simhash/duplicates/" + id);
+            if (Boolean.FALSE.equals(done.at("is_running"))) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertEquals("completed", done.at("state"), done.toString());
+        Map<String, Object> kept = done.at("response");
+        assertEquals(clientGroups(0.8), reportGroups(kept, 0.8));
+        rest.delete("/_simhash/duplicates/" + id);
+    }
+
+    @Test
+    void refusesBothThresholdsBadValuesAndFieldsWithoutSketches() {
+        Map<String, String> fold = Map.of(
+            "/" + INDEX + "/_simhash/fold?field=body.simhash&min_similarity=0.8&max_distance=3", "[min_similarity] and [max_distance]",
+            "/" + INDEX + "/_simhash/fold?field=body.simhash&min_similarity=0", "[min_similarity] must be greater than 0",
+            "/" + INDEX + "/_simhash/fold?field=body.simhash&min_similarity=2", "[min_similarity] must be greater than 0",
+            "/" + PLAIN + "/_simhash/fold?field=body.simhash&min_similarity=0.8", "[min_similarity] needs similarity sketches",
+            "/" + INDEX + "," + PLAIN + "/_simhash/fold?field=body.simhash&min_similarity=0.8", "indices [" + PLAIN + "]");
+        for (Map.Entry<String, String> c : fold.entrySet()) {
+            Rest.Answer a = rest.post(c.getKey(), "{}");
+            assertEquals(400, a.status(), c.getKey() + " " + a);
+            assertTrue(a.body().contains(c.getValue()), c.getKey() + " " + a);
+        }
+        Map<String, String> report = Map.of(
+            INDEX, "{\"field\": \"body.simhash\", \"min_similarity\": 0.8, \"max_distance\": 3}",
+            PLAIN, "{\"field\": \"body.simhash\", \"min_similarity\": 0.8}",
+            INDEX + "," + PLAIN, "{\"field\": \"body.simhash\", \"min_similarity\": 0.8}",
+            INDEX + "/", "{\"field\": \"body.simhash\", \"min_similarity\": 1.5}");
+        Map<String, String> expected = Map.of(INDEX, "[min_similarity] and [max_distance]", PLAIN, "[min_similarity] needs similarity sketches",
+            INDEX + "," + PLAIN, "indices [" + PLAIN + "]", INDEX + "/", "[min_similarity] must be greater than 0");
+        for (Map.Entry<String, String> c : report.entrySet()) {
+            String path = "/" + (c.getKey().endsWith("/") ? c.getKey().substring(0, c.getKey().length() - 1) : c.getKey());
+            Rest.Answer a = rest.post(path + "/_simhash/duplicates", c.getValue());
+            assertEquals(400, a.status(), c + " " + a);
+            assertTrue(a.body().contains(expected.get(c.getKey())), c + " " + a);
+        }
+    }
+
+    @Test
+    void withNeitherThresholdFieldsWithSketchesUseTheDefaultThreshold() {
+        double s = MinHashSketch.DEFAULT_MIN_SIMILARITY;
+        String search = toJson(ordered("size", 1000, "sort", List.of(Map.of("rank", "asc")), "_source", false));
+        Rest.Answer fold = rest.post("/" + INDEX + "/_simhash/fold?field=body.simhash&window=1000&members=100", search);
+        assertEquals(200, fold.status(), fold.toString());
+        assertEquals(s, ((Number) fold.at("simhash_fold.min_similarity")).doubleValue());
+        assertEquals(clientFold(s), folded(fold));
+        Rest.Answer report = rest.post("/" + INDEX + "/_simhash/duplicates", toJson(ordered("field", "body.simhash", "size", 1000,
+            "max_members", 10000)));
+        assertEquals(200, report.status(), report.toString());
+        assertEquals(s, ((Number) report.at("min_similarity")).doubleValue());
+        assertEquals(clientGroups(s), reportGroups(report.json(), s));
+        // an index without sketches among the targets: the version's radius, as before (no threshold)
+        Rest.Answer mixed = rest.post("/" + INDEX + "," + PLAIN + "/_simhash/duplicates", toJson(ordered("field", "body.simhash")));
+        assertEquals(200, mixed.status(), mixed.toString());
+        assertNull(mixed.at("min_similarity"), mixed.toString());
+        assertEquals(SimHashV2.DEFAULT_MAX_DISTANCE, ((Number) mixed.at("max_distance")).intValue());
+        Rest.Answer plainFold = rest.post("/" + PLAIN + "/_simhash/fold?field=body.simhash", search);
+        assertEquals(200, plainFold.status(), plainFold.toString());
+        assertNull(plainFold.at("simhash_fold.min_similarity"), plainFold.toString());
+        assertEquals(SimHashV2.DEFAULT_MAX_DISTANCE, ((Number) plainFold.at("simhash_fold.max_distance")).intValue());
+    }
+
+    @Test
+    void writeGroupIdWritesOneIdPerVerifiedGroup() {
+        double s = 0.8;
+        Rest.Answer a = rest.post("/" + INDEX + "/_simhash/duplicates", toJson(ordered("field", "body.simhash", "min_similarity", s,
+            "write_group_id", "dup_group", "overwrite_group_id", true)));
+        assertEquals(200, a.status(), a.toString());
+        rest.ok("POST", "/" + INDEX + "/_refresh", null);
+        Rest.Answer docs = rest.ok("POST", "/" + INDEX + "/_search", toJson(ordered("size", 1000, "_source", false,
+            "docvalue_fields", List.of("dup_group"))));
+        Map<String, Set<String>> byGroupId = new HashMap<>();
+        for (Map<String, Object> h : docs.<List<Map<String, Object>>>at("hits.hits")) {
+            @SuppressWarnings("unchecked")
+            Map<String, List<Object>> fields = (Map<String, List<Object>>) h.get("fields");
+            String group = (String) fields.get("dup_group").get(0);
+            byGroupId.computeIfAbsent(group, k -> new TreeSet<>()).add((String) h.get("_id"));
+        }
+        // documents share a group id exactly when they are in one connected component of the verified pairs
+        Set<Set<String>> groups = new HashSet<>();
+        int singletons = 0;
+        for (Set<String> members : byGroupId.values()) {
+            if (members.size() > 1) {
+                groups.add(members);
+            } else {
+                singletons++;
+            }
+        }
+        Set<Set<String>> expected = clientGroups(s);
+        assertEquals(expected, groups);
+        int grouped = expected.stream().mapToInt(Set::size).sum();
+        assertEquals(ids.size() - grouped, singletons, "every other document has an id of its own");
+    }
+
+    @Test
+    void theReportsBreakerChargeReturnsToItsBaseline() throws InterruptedException {
+        long baseline = requestBreakerBytes();
+        Rest.Answer a = rest.post("/" + INDEX + "/_simhash/duplicates", toJson(ordered("field", "body.simhash", "min_similarity", 0.8)));
+        assertEquals(200, a.status(), a.toString());
+        assertTrue(((Number) a.at("peak_memory_bytes")).longValue() > 0);
+        long now = requestBreakerBytes();
+        for (int i = 0; i < 50 && now != baseline; i++) {
+            Thread.sleep(100);
+            now = requestBreakerBytes();
+        }
+        assertEquals(baseline, now, "the request breaker after the report");
+    }
+
+    private long requestBreakerBytes() {
+        Map<String, Object> nodes = rest.ok("GET", "/_nodes/stats/breaker", null).at("nodes");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> node = (Map<String, Object>) nodes.values().iterator().next();
+        return ((Number) new Rest.Answer(200, toJson(node)).at("breakers.request.estimated_size_in_bytes")).longValue();
+    }
+}
