@@ -64,7 +64,8 @@ public final class MinHashSketch {
      * others of {@code longShingle}.
      */
     public MinHashSketch(int shortShingle, int longShingle, int longFrom, int bins, int bitsPerBin) {
-        if (shortShingle < 1 || shortShingle > 16 || longShingle < 1 || longShingle > 16 || longFrom < 1 || bins < 2 || bins > 65536
+        if (shortShingle < 1 || shortShingle > 16 || longShingle < 1 || longShingle > 16 || longFrom < 1
+            || (shortShingle != longShingle && longFrom > 4096) || bins < 2 || bins > 65536
             || Integer.bitCount(bins) != 1
             || (bitsPerBin != 1 && bitsPerBin != 2 && bitsPerBin != 4 && bitsPerBin != 8 && bitsPerBin != 16 && bitsPerBin != 32)) {
             throw new IllegalArgumentException("bad sketch parameters: shingles " + shortShingle + "/" + longShingle + " from " + longFrom
@@ -142,16 +143,22 @@ public final class MinHashSketch {
     /**
      * The bins' minima of a token sequence that arrives in parts (the values of an array field, several {@code copy_to}
      * sources): the sketch of everything added so far, equal to the sketch of all tokens at once. The shingle size
-     * depends on the whole sequence's length, so both sizes are kept until the sketch is read. Not thread-safe.
+     * depends on the whole sequence's length: the first tokens are kept until it is known. Not thread-safe.
      */
     public final class Accumulator implements FeatureBag.TokenHashes {
-        private final Shingles shorter;
-        private final Shingles longer;
+        /** The first tokens' hashes while the sequence is shorter than {@code longFrom} (its shingle size is not known yet). */
+        private final long[] head;
+        /** The shingles of the shingle size decided so far: long ones once the sequence reaches {@code longFrom} tokens. */
+        private Shingles shingles;
         private long tokens;
 
         private Accumulator() {
-            shorter = new Shingles(shortShingle);
-            longer = longShingle == shortShingle ? shorter : new Shingles(longShingle);
+            if (shortShingle == longShingle) {
+                head = null;
+                shingles = new Shingles(shortShingle);
+            } else {
+                head = new long[longFrom];
+            }
         }
 
         /** Adds the tokens of one more text (as {@link SimHashV2#tokens} gives them). */
@@ -164,11 +171,19 @@ public final class MinHashSketch {
         /** Adds the next token by its hash (XXH3-64, seed 0, of its UTF-8 bytes), as a simhash-v2 fingerprinter reads it. */
         @Override
         public void add(long tokenHash) {
-            tokens++;
-            shorter.addToken(tokenHash);
-            if (longer != shorter) {
-                longer.addToken(tokenHash);
+            if (head != null && tokens < longFrom) {
+                head[(int) tokens++] = tokenHash;
+                if (tokens == longFrom) {
+                    // long enough for long shingles: only those are computed from here on
+                    shingles = new Shingles(longShingle);
+                    for (long h : head) {
+                        shingles.addToken(h);
+                    }
+                }
+                return;
             }
+            tokens++;
+            shingles.addToken(tokenHash);
         }
 
         /** Adds the text's tokens. */
@@ -186,7 +201,14 @@ public final class MinHashSketch {
             if (tokens == 0) {
                 return null;
             }
-            return (shingleSize(tokens) == shortShingle ? shorter : longer).sketch();
+            if (head != null && tokens < longFrom) {
+                Shingles shorter = new Shingles(shortShingle);
+                for (int i = 0; i < tokens; i++) {
+                    shorter.addToken(head[i]);
+                }
+                return shorter.sketch();
+            }
+            return shingles.sketch();
         }
     }
 
