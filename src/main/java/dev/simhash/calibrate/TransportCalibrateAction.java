@@ -74,7 +74,9 @@ import java.util.TreeMap;
  * each page's size bounded in bytes), reducing each text as it arrives: a bounded {@link ShingleSketch} for documents with
  * a fingerprint within {@link Calibration#MAX_K} bits of another one, the edit vocabulary, sizes and the original
  * fingerprint for the documents to edit. Then it compares all pairs of sampled fingerprints and reads the documents to
- * edit once more, page by page, to fingerprint their edited copies with the field's own fingerprinter. Everything the
+ * edit once more, page by page, to fingerprint their edited copies with the field's own fingerprinter. On a field with a
+ * similarity sketch, the same passes sketch the texts of the documents with a neighbour and the edited copies and their
+ * originals ({@link VerifiedPairs}, {@link EditSimilarity}). Everything the
  * request holds in proportion to the sample or the texts is charged to the request circuit breaker ({@link RequestMemory}).
  */
 public final class TransportCalibrateAction extends HandledTransportAction<CalibrateRequest, CalibrateResponse> {

@@ -217,7 +217,7 @@ class CalibrationTest {
         // 1%: 0.8, 0.9, 1, 1: lower median 0.9
         assertEquals(0.9, edits.get(0).get("median_similarity"));
 
-        // a target 0.4 admits 0.55 (1/3 observed, its estimate about 0.09 below that)
+        // a target 0.4 admits 0.55 (1/3 observed, its estimate, about 0.1, is below that)
         Calibration looser = new Calibration(0.4, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",
             new Calibration.Verified(v, similarities()));
         assertEquals(0.55, looser.recommendedMinSimilarity(), 0);

@@ -142,7 +142,7 @@ class VerifiedPairsTest {
             assertTrue(v.falseMatchRate(s) <= previous, "non-increasing at " + s);
             previous = v.falseMatchRate(s);
         }
-        // 0.5 shows 2/3 > 0.4; 0.55 shows 1/3, and its estimate (about 0.09, under 1/3) keeps it within 0.4
+        // 0.5 shows 2/3 > 0.4; 0.55 shows 1/3, and its estimate (about 0.1, under 1/3) keeps it within 0.4
         assertEquals(0.55, v.lowestWithin(0.4), 0);
         // 1/3 is above 0.2 up to 0.75; at 0.8 nothing is observed and the estimate is tiny
         assertEquals(0.8, v.lowestWithin(0.2), 0);
