@@ -1,5 +1,7 @@
 package dev.simhash.calibrate;
 
+import dev.simhash.core.MinHashSketch;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,8 +50,31 @@ public final class Calibration {
     private final Counts counts;
     private final TextSizes sizes;
     private final String sourceField;
+    private final Verified verified;
+
+    /**
+     * The verified rule's part of the report, on a field with a similarity sketch.
+     *
+     * @param pairs the sample's random pairs under the rule
+     * @param edits the edited copies under the rule, one per edit rate in the order of the {@link EditRecall}s
+     */
+    public record Verified(VerifiedPairs pairs, List<EditSimilarity> edits) {
+        public Verified {
+            edits = List.copyOf(edits);
+        }
+    }
 
     public Calibration(double target, RandomPairs pairs, List<EditRecall> edits, Counts counts, TextSizes sizes, String sourceField) {
+        this(target, pairs, edits, counts, sizes, sourceField, null);
+    }
+
+    /** A report that also covers {@code min_similarity} when {@code verified} is not null. */
+    public Calibration(double target, RandomPairs pairs, List<EditRecall> edits, Counts counts, TextSizes sizes, String sourceField,
+                       Verified verified) {
+        if (verified != null && verified.edits().size() != edits.size()) {
+            throw new IllegalArgumentException("one edit similarity per edit rate: " + verified.edits().size() + " != " + edits.size());
+        }
+        this.verified = verified;
         this.target = target;
         this.pairs = pairs;
         this.edits = List.copyOf(edits);
@@ -61,6 +86,19 @@ public final class Calibration {
     /** The recommended radius, or -1 when even identical fingerprints (k = 0) match more random pairs than the target. */
     public int recommendedK() {
         return pairs.largestKWithin(target, MAX_K);
+    }
+
+    /**
+     * The recommended {@code min_similarity}: the lowest threshold of {@link VerifiedPairs#GRID} whose false-match rate
+     * under the verified rule is within the target, else {@link MinHashSketch#DEFAULT_MIN_SIMILARITY}; NaN without a
+     * sketch.
+     */
+    public double recommendedMinSimilarity() {
+        if (verified == null) {
+            return Double.NaN;
+        }
+        double s = verified.pairs().lowestWithin(target);
+        return Double.isNaN(s) ? MinHashSketch.DEFAULT_MIN_SIMILARITY : s;
     }
 
     /** The median of the values; NaN for none. */
@@ -87,7 +125,20 @@ public final class Calibration {
         return m;
     }
 
-    /** The report as maps and lists: {@code sample}, {@code random_pairs}, {@code edits}, {@code by_k}, {@code recommendation}, {@code warnings}. */
+    private Map<String, Object> recallAt(double s) {
+        int radius = VerifiedPairs.radius(s);
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (EditSimilarity e : verified.edits()) {
+            m.put(rateName(e.rate()), round(e.recall(s, radius)));
+        }
+        return m;
+    }
+
+    /**
+     * The report as maps and lists: {@code sample}, {@code random_pairs}, {@code edits}, {@code by_k},
+     * {@code recommendation}, with a sketch {@code by_similarity} and {@code similarity_recommendation}, and
+     * {@code warnings}.
+     */
     public Map<String, Object> toMap() {
         Map<String, Object> out = new LinkedHashMap<>();
         Map<String, Object> sample = new LinkedHashMap<>();
@@ -127,6 +178,12 @@ public final class Calibration {
             m.put("mean_words_changed", round(e.meanEdits()));
             m.put("median_distance", e.medianDistance() < 0 ? null : e.medianDistance());
             m.put("copies_without_fingerprint", e.withoutFingerprint());
+            if (verified != null) {
+                EditSimilarity es = verified.edits().get(editList.size());
+                m.put("median_similarity", round(es.similarityQuantile(0.5)));
+                m.put("p5_similarity", round(es.similarityQuantile(0.05)));
+                m.put("copies_without_sketch", es.withoutSketch());
+            }
             editList.add(m);
         }
         out.put("edits", editList);
@@ -157,6 +214,35 @@ public final class Calibration {
             rec.put("recall", recallByRate(k));
         }
         out.put("recommendation", rec);
+        if (verified != null) {
+            VerifiedPairs v = verified.pairs();
+            List<Object> bySimilarity = new ArrayList<>();
+            for (double s : VerifiedPairs.GRID) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("min_similarity", s);
+                m.put("radius", VerifiedPairs.radius(s));
+                m.put("random_pairs_above", v.matched(s));
+                m.put("related_pairs_above", v.relatedMatched(s));
+                m.put("observed_false_match_rate", v.observedRate(s));
+                double estimated = v.estimatedRate(s);
+                m.put("estimated_false_match_rate", Double.isNaN(estimated) ? null : estimated);
+                m.put("false_match_rate", v.falseMatchRate(s));
+                m.put("false_match_rate_from", v.falseMatchRateFrom(s));
+                m.put("recall", recallAt(s));
+                bySimilarity.add(m);
+            }
+            out.put("by_similarity", bySimilarity);
+            double s = recommendedMinSimilarity();
+            Map<String, Object> srec = new LinkedHashMap<>();
+            srec.put("max_false_match_rate", target);
+            srec.put("min_similarity", s);
+            srec.put("chosen_by", Double.isNaN(v.lowestWithin(target)) ? "default" : "lowest_within_target");
+            srec.put("radius", VerifiedPairs.radius(s));
+            srec.put("false_match_rate", v.falseMatchRate(s));
+            srec.put("false_match_rate_from", v.falseMatchRateFrom(s));
+            srec.put("recall", recallAt(s));
+            out.put("similarity_recommendation", srec);
+        }
         out.put("warnings", warnings(k));
         return out;
     }
@@ -185,6 +271,14 @@ public final class Calibration {
                 + "only, so the false-match rate at the recommended radius is an estimate (normal approximation of the distance "
                 + "distribution, mean %.1f, sd %.2f): real tails are often heavier; raise [sample_size] to observe more pairs",
                 k, pairs.pairs(), num(pairs.resolution()), pairs.meanDistance(), pairs.sdDistance()));
+        }
+        if (verified != null && Double.isNaN(verified.pairs().lowestWithin(target)) && verified.pairs().pairs() > 0) {
+            w.add(String.format(Locale.ROOT, "no [min_similarity] from %s to %s keeps the false-match rate of the verified rule "
+                + "within the target %s (at %s it is %s): the recommendation is the default %s; raise [max_false_match_rate] or "
+                + "[sample_size]", VerifiedPairs.GRID.get(0), VerifiedPairs.GRID.get(VerifiedPairs.GRID.size() - 1), num(target),
+                VerifiedPairs.GRID.get(VerifiedPairs.GRID.size() - 1),
+                num(verified.pairs().falseMatchRate(VerifiedPairs.GRID.get(VerifiedPairs.GRID.size() - 1))),
+                MinHashSketch.DEFAULT_MIN_SIMILARITY));
         }
         if (counts.withText() == 0 && counts.sampled() > 0) {
             w.add("no sampled document has text in [" + sourceField + "] in its _source: expected recall cannot be measured; "

@@ -5,6 +5,7 @@ import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintFields;
+import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.SimHashFieldMapper;
@@ -73,7 +74,9 @@ import java.util.TreeMap;
  * each page's size bounded in bytes), reducing each text as it arrives: a bounded {@link ShingleSketch} for documents with
  * a fingerprint within {@link Calibration#MAX_K} bits of another one, the edit vocabulary, sizes and the original
  * fingerprint for the documents to edit. Then it compares all pairs of sampled fingerprints and reads the documents to
- * edit once more, page by page, to fingerprint their edited copies with the field's own fingerprinter. Everything the
+ * edit once more, page by page, to fingerprint their edited copies with the field's own fingerprinter. On a field with a
+ * similarity sketch, the same passes sketch the texts of the documents with a neighbour and the edited copies and their
+ * originals ({@link VerifiedPairs}, {@link EditSimilarity}). Everything the
  * request holds in proportion to the sample or the texts is charged to the request circuit breaker ({@link RequestMemory}).
  */
 public final class TransportCalibrateAction extends HandledTransportAction<CalibrateRequest, CalibrateResponse> {
@@ -103,6 +106,8 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
     static final long REDUCE_BYTES_PER_CHAR = 16;
     /** Transient heap per character while a text's edited copies are made and fingerprinted: its words and gaps as objects. */
     static final long EDIT_BYTES_PER_CHAR = 48;
+    /** Heap per similarity sketch held for the random pairs: its bytes and the array's header and slot. */
+    static final long MINHASH_SKETCH_BYTES = MinHashSketch.BYTES + 24;
     private static final String UNMAPPED = "unmapped";
 
     private final NodeClient client;
@@ -178,6 +183,13 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
         private boolean[] near;
         private ShingleSketch[] sketches;
         private long sketchBytes;
+        /** The field's similarity sketch when every target index has one (null: the report covers radii only). */
+        private MinHashSketch minhash;
+        /** Of the sample's documents with a fingerprint and a neighbour: the similarity sketches of their texts. */
+        private byte[][] minhashes;
+        private long minhashBytes;
+        private final List<EditSimilarity> similarities = new ArrayList<>();
+        private VerifiedPairs verifiedPairs;
         private final TextEdits.Vocabulary vocabulary;
         private int vocabularyDocs;
 
@@ -285,6 +297,15 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             for (String index : targets.keySet()) {
                 types.put(index, fieldType(index, toClose));
             }
+            // the verified rule's report only when every index verifies with the same sketch: else no query of them does alike
+            Set<String> sketchNames = new LinkedHashSet<>();
+            types.values().forEach(t -> sketchNames.add(t.sketch() == null ? "none" : MinHashSketch.ALGORITHM));
+            if (sketchNames.equals(Set.of(MinHashSketch.ALGORITHM))) {
+                minhash = types.values().iterator().next().sketch();
+                for (double rate : Calibration.EDIT_RATES) {
+                    similarities.add(new EditSimilarity(rate));
+                }
+            }
             fingerprintIndex = new int[docs.size()];
             int n = 0;
             for (int i = 0; i < docs.size(); i++) {
@@ -310,6 +331,7 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
                 }
             }
             sketches = new ShingleSketch[n];
+            minhashes = minhash == null ? null : new byte[n][];
             List<Integer> all = new ArrayList<>(docs.size());
             for (int i = 0; i < docs.size(); i++) {
                 all.add(i);
@@ -339,6 +361,11 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
                     memory.add(bytes, "shingle sketches");
                     sketchBytes += bytes;
                     sketches[f] = ShingleSketch.of(text, ShingleSketch.DEFAULT_SIZE);
+                    if (minhash != null) {
+                        memory.add(MINHASH_SKETCH_BYTES, "similarity sketches");
+                        minhashBytes += MINHASH_SKETCH_BYTES;
+                        minhashes[f] = types.get(d.index()).sketch().sketch(List.of(text));
+                    }
                 }
                 if (vocab) {
                     long before = vocabulary.bytes();
@@ -378,6 +405,11 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             RandomPairs.Related related = (i, j) -> s[i] != null && s[j] != null
                 && s[i].jaccard(s[j]) >= TextSimilarity.RELATED_JACCARD;
             pairs = RandomPairs.of(fingerprints, related, Calibration.MAX_K);
+            if (minhash != null) {
+                verifiedPairs = new VerifiedPairs(fingerprints, minhashes, minhash, related, pairs);
+                minhashes = null;
+                memory.release(minhashBytes);
+            }
             sketches = null;
             memory.release(sketchBytes);
             fetchTexts(editedPositions, 0, this::edit, () -> listener.onResponse(report()));
@@ -399,11 +431,23 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             long work = EDIT_BYTES_PER_CHAR * text.length();
             memory.add(work, "editing the text of [" + d.id() + "]");
             try {
-                TextFingerprinter fingerprinter = types.get(d.index()).fingerprinter();
+                SimHashFieldType type = types.get(d.index());
+                TextFingerprinter fingerprinter = type.fingerprinter();
+                // the original's sketch from its text, as the field computes it when it indexes the text
+                byte[] originalSketch = similarities.isEmpty() ? null : type.sketch().sketch(List.of(text));
+                if (!similarities.isEmpty()) {
+                    memory.add(EditSimilarity.BYTES_PER_COPY * similarities.size(), "similarities of edited copies");
+                }
                 for (int r = 0; r < recalls.size(); r++) {
                     TextEdits.Copy copy = TextEdits.edit(text, recalls.get(r).rate(), vocabulary, TextEdits.random(request.seed(), position, r));
                     OptionalLong fp = fingerprinter.fingerprint(copy.text());
-                    recalls.get(r).add(fp.isEmpty() ? -1 : SimHash.distance(original.getAsLong(), fp.getAsLong()), copy.edits());
+                    int distance = fp.isEmpty() ? -1 : SimHash.distance(original.getAsLong(), fp.getAsLong());
+                    recalls.get(r).add(distance, copy.edits());
+                    if (!similarities.isEmpty()) {
+                        byte[] copySketch = type.sketch().sketch(List.of(copy.text()));
+                        similarities.get(r).add(distance, originalSketch == null || copySketch == null ? Double.NaN
+                            : minhash.similarity(originalSketch, copySketch));
+                    }
                 }
             } finally {
                 memory.release(work);
@@ -489,7 +533,7 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
                 new Calibration.Counts(total, withFingerprint, docs.size(), docs.size() - fingerprints.length, withText,
                     textWithoutFingerprint, mismatch, editedPositions.size()),
                 new Calibration.TextSizes(Calibration.median(chars), Calibration.median(words), Calibration.median(features)),
-                sourceFields);
+                sourceFields, verifiedPairs == null ? null : new Calibration.Verified(verifiedPairs, similarities));
 
             Map<String, Object> report = new LinkedHashMap<>();
             report.put("took_ms", (System.nanoTime() - startNanos) / 1_000_000);
@@ -498,6 +542,7 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             report.put("indices", List.copyOf(types.keySet()));
             Map<String, Object> spec = types.isEmpty() ? null : types.values().iterator().next().spec().toMap();
             report.put("fingerprint", spec);
+            report.put("sketch", minhash == null ? null : MinHashSketch.ALGORITHM);
             report.put("seed", request.seed());
             report.put("sample_size", request.sampleSize());
             if (size < request.sampleSize()) {
@@ -507,6 +552,15 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             report.putAll(calibration.toMap());
             Set<Object> specs = new LinkedHashSet<>();
             types.values().forEach(t -> specs.add(t.spec().toMap()));
+            Set<String> sketchNames = new LinkedHashSet<>();
+            types.values().forEach(t -> sketchNames.add(t.sketch() == null ? "none" : MinHashSketch.ALGORITHM));
+            if (sketchNames.size() > 1) {
+                @SuppressWarnings("unchecked")
+                List<String> warnings = new ArrayList<>((Collection<String>) report.get("warnings"));
+                warnings.add("some target indices store a similarity sketch in [" + request.field() + "] and some do not: the report "
+                    + "covers radii ([max_distance]) only");
+                report.put("warnings", warnings);
+            }
             if (specs.size() > 1) {
                 @SuppressWarnings("unchecked")
                 List<String> warnings = new ArrayList<>((Collection<String>) report.get("warnings"));

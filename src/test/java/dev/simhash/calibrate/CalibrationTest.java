@@ -128,6 +128,122 @@ class CalibrationTest {
         assertTrue(warning.contains("above the target 0.0100"), warning);
     }
 
+    /** Similarities of the copies per rate (1%, 2%, 5%, 10%), over the distances of {@link #recalls()}. */
+    private static List<EditSimilarity> similarities() {
+        int[][] d = { { 0, 0, 1, 3 }, { 1, 2, 2, 4 }, { 2, 4, 6, -1 }, { 5, 8, -1, -1 } };
+        double[][] s = { { 1.0, 1.0, 0.9, 0.8 }, { 0.9, 0.85, 0.8, 0.7 }, { 0.8, 0.6, 0.5, 0.3 }, { 0.6, 0.5, Double.NaN, 0.2 } };
+        List<EditSimilarity> out = new ArrayList<>();
+        for (int r = 0; r < d.length; r++) {
+            EditSimilarity e = new EditSimilarity(Calibration.EDIT_RATES.get(r));
+            for (int i = 0; i < d[r].length; i++) {
+                e.add(d[r][i], s[r][i]);
+            }
+            out.add(e);
+        }
+        return out;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void withoutASketchTheReportHasNoSimilaritySection() {
+        Calibration c = new Calibration(0.4, RandomPairs.of(new long[] { 0x0L, 0x1L, 0x3L, 0xfL }), recalls(), COUNTS,
+            new Calibration.TextSizes(120, 30, 25), "body");
+        Map<String, Object> m = c.toMap();
+        assertTrue(Double.isNaN(c.recommendedMinSimilarity()));
+        assertNull(m.get("by_similarity"));
+        assertNull(m.get("similarity_recommendation"));
+        assertNull(((List<Map<String, Object>>) m.get("edits")).get(0).get("median_similarity"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theVerifiedRuleOfAHandCheckedExample() {
+        // four documents with one fingerprint (every pair within every radius); sketches A = none set, B = 64 bits set,
+        // C = bits 64..191 set, D = B: A-B 0.75, A-C 0.5, A-D 0.75, B-C 0.25, B-D 1.0, C-D 0.25 (1 - differing bits / 256)
+        long[] fps = { 9L, 9L, 9L, 9L };
+        byte[][] sketches = { VerifiedPairsTest.bits(0, 0), VerifiedPairsTest.bits(0, 64), VerifiedPairsTest.bits(64, 192),
+            VerifiedPairsTest.bits(0, 64) };
+        RandomPairs pairs = RandomPairs.of(fps);
+        // B-D are near-duplicates by their texts
+        VerifiedPairs v = new VerifiedPairs(fps, sketches, dev.simhash.core.MinHashSketch.V1, (i, j) -> i == 1 && j == 3, pairs);
+        Calibration c = new Calibration(0.2, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",
+            new Calibration.Verified(v, similarities()));
+        Map<String, Object> m = c.toMap();
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) m.get("by_similarity");
+        assertEquals(10, rows.size());
+        // 0.5: A-B, A-C, A-D, B-D match; B-D is related: 3 false matches of 6 pairs
+        Map<String, Object> half = rows.get(0);
+        assertEquals(0.5, half.get("min_similarity"));
+        assertEquals(16, half.get("radius"));
+        assertEquals(4L, half.get("random_pairs_above"));
+        assertEquals(1L, half.get("related_pairs_above"));
+        assertEquals(0.5, half.get("observed_false_match_rate"));
+        // the estimate is larger here: the simhash rate (1: all pairs share the fingerprint) times the chance, a little over
+        // one half, that a pair at the related boundary (0.5) passes the sketch at 0.5
+        assertTrue((double) half.get("estimated_false_match_rate") > 0.5, half.toString());
+        assertEquals(half.get("estimated_false_match_rate"), half.get("false_match_rate"));
+        assertEquals("estimate", half.get("false_match_rate_from"));
+        // 0.55..0.75: A-B, A-D, B-D: 2 of 6 false; 0.8..0.95: B-D only, related
+        Map<String, Object> r75 = rows.get(5);
+        assertEquals(0.75, r75.get("min_similarity"));
+        assertEquals(14, r75.get("radius"));
+        assertEquals(3L, r75.get("random_pairs_above"));
+        assertEquals(1.0 / 3, (double) r75.get("observed_false_match_rate"), 1e-12);
+        Map<String, Object> r80 = rows.get(6);
+        assertEquals(1L, r80.get("random_pairs_above"));
+        assertEquals(1L, r80.get("related_pairs_above"));
+        assertEquals(0.0, r80.get("observed_false_match_rate"));
+        assertEquals("estimate", r80.get("false_match_rate_from"));
+        // recall at 0.8 (radius 13): 1%: all four copies (distances <= 3, similarities >= 0.8); 2%: 3 (0.7 is below);
+        // 5%: 1 (0.8 at 2 bits); 10%: none (0.6, 0.5, no fingerprint, no fingerprint)
+        assertEquals(Map.of("1%", 1.0, "2%", 0.75, "5%", 0.25, "10%", 0.0), r80.get("recall"));
+        // recall at 0.5 (radius 16): 10%: 0.6 at 5 bits and 0.5 at 8 bits; the copies without a fingerprint are never found
+        assertEquals(0.5, ((Map<String, Object>) rows.get(0).get("recall")).get("10%"));
+
+        // target 0.2: 0.5 (0.5) and 0.55..0.75 (1/3) are above it, 0.8 observes none and its estimate is tiny
+        assertEquals(0.8, c.recommendedMinSimilarity(), 0);
+        Map<String, Object> rec = (Map<String, Object>) m.get("similarity_recommendation");
+        assertEquals(0.2, rec.get("max_false_match_rate"));
+        assertEquals(0.8, rec.get("min_similarity"));
+        assertEquals("lowest_within_target", rec.get("chosen_by"));
+        assertEquals(13, rec.get("radius"));
+        assertEquals(r80.get("recall"), rec.get("recall"));
+
+        // similarity quantiles per rate: 10% has 0.6, 0.5, none (0), 0.2: sorted 0, 0.2, 0.5, 0.6; lower median 0.2, p5 0
+        List<Map<String, Object>> edits = (List<Map<String, Object>>) m.get("edits");
+        assertEquals(0.2, edits.get(3).get("median_similarity"));
+        assertEquals(0.0, edits.get(3).get("p5_similarity"));
+        assertEquals(1, edits.get(3).get("copies_without_sketch"));
+        // 1%: 0.8, 0.9, 1, 1: lower median 0.9
+        assertEquals(0.9, edits.get(0).get("median_similarity"));
+
+        // a target 0.4 admits 0.55 (1/3 observed, its estimate, about 0.1, is below that)
+        Calibration looser = new Calibration(0.4, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",
+            new Calibration.Verified(v, similarities()));
+        assertEquals(0.55, looser.recommendedMinSimilarity(), 0);
+        List<String> w = (List<String>) looser.toMap().get("warnings");
+        assertTrue(w.stream().noneMatch(x -> x.startsWith("no [min_similarity]")), w.toString());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void whenNoThresholdKeepsToTheTargetTheDefaultIsRecommended() {
+        // all pairs identical in fingerprint and sketch, and none related: every threshold matches all of them
+        long[] fps = { 1L, 1L, 1L };
+        byte[][] sketches = { VerifiedPairsTest.bits(0, 5), VerifiedPairsTest.bits(0, 5), VerifiedPairsTest.bits(0, 5) };
+        RandomPairs pairs = RandomPairs.of(fps);
+        VerifiedPairs v = new VerifiedPairs(fps, sketches, dev.simhash.core.MinHashSketch.V1, RandomPairs.Related.NONE, pairs);
+        Calibration c = new Calibration(0.5, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",
+            new Calibration.Verified(v, similarities()));
+        assertEquals(0.8, c.recommendedMinSimilarity(), 0);
+        Map<String, Object> m = c.toMap();
+        Map<String, Object> rec = (Map<String, Object>) m.get("similarity_recommendation");
+        assertEquals("default", rec.get("chosen_by"));
+        assertEquals(1.0, rec.get("false_match_rate"));
+        List<String> w = (List<String>) m.get("warnings");
+        assertTrue(w.stream().anyMatch(s -> s.startsWith("no [min_similarity] from 0.5 to 0.95 keeps the false-match rate")), w.toString());
+    }
+
     /** P(Z <= z) for a standard normal Z, by Simpson's rule from -12 (the test's own, not {@link Normal}). */
     private static double normalBelow(double z) {
         int n = 20_000;

@@ -266,6 +266,181 @@ class CalibrateIT {
         return union.isEmpty() ? 0 : (double) common.size() / union.size();
     }
 
+    /** The thresholds of the report's {@code by_similarity}. */
+    static final double[] GRID = { 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95 };
+
+    /**
+     * The candidate radius of a threshold, the test's own reading of docs/spec/minhash-v1.md ("Candidate radius"): the
+     * smallest r with P[Binomial(64, p) <= r] >= 0.95, at most 16, p = arccos(g) / pi, g = (q + q^2) / 2,
+     * q = (2s / (1 + s))^(1/2).
+     */
+    static int specRadius(double s) {
+        double q = Math.sqrt(2 * s / (1 + s));
+        double p = Math.acos(Math.min(1, (q + q * q) / 2)) / Math.PI;
+        double cdf = 0;
+        for (int r = 0; r <= 64; r++) {
+            double logC = 0;
+            for (int i = 1; i <= r; i++) {
+                logC += Math.log(64 - r + i) - Math.log(i);
+            }
+            cdf += Math.exp(logC + r * Math.log(p) + (64 - r) * Math.log(1 - p));
+            if (cdf >= 0.95) {
+                return Math.min(r, 16);
+            }
+        }
+        return 16;
+    }
+
+    /** The minhash-v1 estimate of two stored sketches (512 one-bit bins): 2 (equal bins / 512) - 1, within [0, 1]. */
+    static double sketchSimilarity(byte[] a, byte[] b) {
+        int differ = 0;
+        for (int i = 0; i < a.length; i++) {
+            differ += Integer.bitCount((a[i] ^ b[i]) & 0xFF);
+        }
+        double match = (512 - differ) / 512.0;
+        return Math.max(0, Math.min(1, (match - 0.5) / 0.5));
+    }
+
+    @Test
+    void theVerifiedRuleOnAFieldWithASketch() {
+        // the radii the test derives agree with the spec's table
+        assertEquals(List.of(16, 16, 16, 13, 10, 7), List.of(specRadius(0.5), specRadius(0.6), specRadius(0.7), specRadius(0.8),
+            specRadius(0.9), specRadius(0.95)));
+        assertEquals("minhash-v1", rest.ok("GET", "/" + INDEX + "/_mapping", null)
+            .<Object>at(INDEX + ".mappings.properties.body.fields.simhash.sketch"), "a new text field has a sketch by default");
+        Rest.Answer a = calibrate(INDEX, ordered("field", "body.simhash", "sample_size", 2000));
+        System.out.println("[calibrate-verified] " + a.body());
+        assertEquals(200, a.status(), a.toString());
+        assertEquals("minhash-v1", a.at("sketch"));
+
+        // the stored sketches, read back as a user would: the report's pairs must be the test's brute force over them
+        Rest.Answer read = rest.ok("POST", "/" + INDEX + "/_search", toJson(Map.of("size", 1000, "_source", false,
+            "fields", List.of(Map.of("field", "body.simhash", "format", "minhash-v1")))));
+        Map<String, byte[]> sketches = new LinkedHashMap<>();
+        for (Map<String, Object> hit : read.<List<Map<String, Object>>>at("hits.hits")) {
+            @SuppressWarnings("unchecked")
+            Map<String, List<Object>> f = (Map<String, List<Object>>) hit.get("fields");
+            if (f != null && f.get("body.simhash") != null) {
+                sketches.put((String) hit.get("_id"), java.util.Base64.getDecoder().decode((String) f.get("body.simhash").get(0)));
+            }
+        }
+        assertEquals(fingerprints.keySet(), sketches.keySet());
+        List<String> ids = List.copyOf(fingerprints.keySet());
+        long[] matched = new long[GRID.length];
+        long[] related = new long[GRID.length];
+        for (int i = 0; i < ids.size(); i++) {
+            for (int j = i + 1; j < ids.size(); j++) {
+                int d = Long.bitCount(fingerprints.get(ids.get(i)) ^ fingerprints.get(ids.get(j)));
+                double sim = sketchSimilarity(sketches.get(ids.get(i)), sketches.get(ids.get(j)));
+                Boolean rel = null;
+                for (int t = 0; t < GRID.length; t++) {
+                    if (d <= specRadius(GRID[t]) && sim >= GRID[t]) {
+                        matched[t]++;
+                        if (rel == null) {
+                            rel = jaccard(bigrams(bodies.get(ids.get(i))), bigrams(bodies.get(ids.get(j)))) >= 0.5;
+                        }
+                        related[t] += rel ? 1 : 0;
+                    }
+                }
+            }
+        }
+        long pairs = (long) ids.size() * (ids.size() - 1) / 2;
+        List<Map<String, Object>> rows = a.at("by_similarity");
+        assertEquals(GRID.length, rows.size());
+        double previousRate = 2;
+        Double rule = null;
+        for (int t = 0; t < GRID.length; t++) {
+            Map<String, Object> row = rows.get(t);
+            assertEquals(GRID[t], num(row.get("min_similarity")), 0);
+            assertEquals(specRadius(GRID[t]), ((Number) row.get("radius")).intValue());
+            assertEquals(matched[t], ((Number) row.get("random_pairs_above")).longValue(), "pairs above " + GRID[t]);
+            assertEquals(related[t], ((Number) row.get("related_pairs_above")).longValue(), "related pairs above " + GRID[t]);
+            assertEquals((double) (matched[t] - related[t]) / pairs, num(row.get("observed_false_match_rate")), 1e-12);
+            double rate = num(row.get("false_match_rate"));
+            assertTrue(rate >= num(row.get("observed_false_match_rate")), row.toString());
+            assertTrue(rate <= previousRate, "the false-match rate falls as the threshold rises: " + rows);
+            previousRate = rate;
+            if (rule == null && rate <= 1e-6) {
+                rule = GRID[t];
+            }
+            // the verified rule finds no more copies than the radius alone
+            Map<String, Object> byRadius = recall(a.<List<Map<String, Object>>>at("by_k").get(specRadius(GRID[t])));
+            for (String rateName : RATES.split(",")) {
+                assertTrue(num(recall(row).get(rateName)) <= num(byRadius.get(rateName)), row + " vs " + byRadius);
+                if (t > 0) {
+                    assertTrue(num(recall(row).get(rateName)) <= num(recall(rows.get(t - 1)).get(rateName)), "recall falls: " + rows);
+                }
+            }
+        }
+        // the planted near-duplicates are matched, and are related: not false matches
+        assertTrue(matched[6] >= 5 && related[6] >= 5, "pairs above 0.8: " + matched[6] + ", related " + related[6]);
+
+        // the documented rule: the lowest threshold within the target, else the default 0.8
+        double expected = rule == null ? 0.8 : rule;
+        assertEquals(expected, num(a.at("similarity_recommendation.min_similarity")), 0, a.toString());
+        assertEquals(rule == null ? "default" : "lowest_within_target", a.at("similarity_recommendation.chosen_by"));
+        int row = (int) Math.round(expected * 20) - 10;
+        assertEquals(rows.get(row).get("recall"), a.at("similarity_recommendation.recall"));
+        assertEquals(specRadius(expected), ((Number) a.at("similarity_recommendation.radius")).intValue());
+        // the radius recommendation is unchanged beside it
+        assertNotNull(a.at("recommendation.max_distance"));
+
+        // the edited copies' similarity to their originals: identical copies are common at 1%, rarer at 10%
+        List<Map<String, Object>> edits = a.at("edits");
+        for (Map<String, Object> e : edits) {
+            assertTrue(num(e.get("p5_similarity")) <= num(e.get("median_similarity")), e.toString());
+            assertEquals(0, ((Number) e.get("copies_without_sketch")).intValue(), e.toString());
+        }
+        assertTrue(num(edits.get(0).get("median_similarity")) > num(edits.get(3).get("median_similarity")), edits.toString());
+        assertTrue(num(edits.get(0).get("median_similarity")) >= 0.9, edits.toString());
+        // a copy with 1% of its words changed is mostly found at the default threshold
+        assertTrue(num(recall(rows.get(6)).get("1%")) >= 0.8, rows.get(6).toString());
+    }
+
+    @Test
+    void aTargetNoThresholdMeetsRecommendsTheDefault() {
+        // every threshold's rate is at least an estimate far above 1e-300 (the radius's rate times the sketch's chance)
+        Rest.Answer a = calibrate(INDEX, ordered("field", "body.simhash", "sample_size", 2000, "max_false_match_rate", 1e-300));
+        assertEquals(200, a.status(), a.toString());
+        for (Map<String, Object> row : a.<List<Map<String, Object>>>at("by_similarity")) {
+            assertTrue(num(row.get("false_match_rate")) > 1e-300, row.toString());
+        }
+        assertEquals(0.8, num(a.at("similarity_recommendation.min_similarity")), 0);
+        assertEquals("default", a.at("similarity_recommendation.chosen_by"));
+        List<String> warnings = a.at("warnings");
+        assertTrue(warnings.stream().anyMatch(w -> w.startsWith("no [min_similarity] from 0.5 to 0.95")), warnings.toString());
+    }
+
+    @Test
+    void aFieldWithoutASketchGetsTheRadiusReportOnly() {
+        rest.ok("PUT", "/calib-nosketch", """
+            {"mappings": {"properties": {"body": {"type": "text", "fields": {"simhash": {"type": "simhash", "sketch": "none"}}}}}}""");
+        StringBuilder bulk = new StringBuilder();
+        int n = 0;
+        for (Map<String, Object> t : texts().subList(0, 40)) {
+            bulk.append(toJson(Map.of("index", Map.of("_id", "d" + n++)))).append('\n').append(toJson(Map.of("body", t.get("body"))))
+                .append('\n');
+        }
+        Rest.Answer b = rest.bulk("/calib-nosketch/_bulk?refresh=true", bulk.toString());
+        assertEquals(Boolean.FALSE, b.at("errors"), b.toString());
+        Rest.Answer a = calibrate("calib-nosketch", ordered("field", "body.simhash"));
+        assertEquals(200, a.status(), a.toString());
+        assertTrue(a.json().containsKey("sketch") && a.<Object>at("sketch") == null, "no sketch: " + a);
+        Map<String, Object> report = a.json();
+        assertTrue(!report.containsKey("by_similarity") && !report.containsKey("similarity_recommendation"), report.keySet().toString());
+        assertNotNull(a.at("recommendation.max_distance"));
+        for (Map<String, Object> e : a.<List<Map<String, Object>>>at("edits")) {
+            assertTrue(!e.containsKey("median_similarity") && !e.containsKey("copies_without_sketch"), e.toString());
+        }
+        // beside an index with one, the report covers radii only and says why
+        Rest.Answer mixed = calibrate(INDEX + ",calib-nosketch", ordered("field", "body.simhash", "sample_size", 50));
+        assertEquals(200, mixed.status(), mixed.toString());
+        assertTrue(mixed.<Object>at("sketch") == null, mixed.toString());
+        assertTrue(!mixed.json().containsKey("by_similarity"), mixed.toString());
+        List<String> warnings = mixed.at("warnings");
+        assertTrue(warnings.stream().anyMatch(w -> w.startsWith("some target indices store a similarity sketch")), warnings.toString());
+    }
+
     @Test
     void aLooserTargetIsCheckedOnObservedPairs() {
         Rest.Answer a = calibrate(INDEX, ordered("field", "body.simhash", "sample_size", 2000, "max_false_match_rate", 0.01));
