@@ -256,7 +256,7 @@ public final class Demo {
     /** Explains the default threshold with the corpus's own numbers, measured on the stored fingerprints and sketches, and checks every document. */
     private void explainThreshold(SampleCorpus corpus, DemoIndex index, Map<String, Long> fp, Map<String, byte[]> sketches) {
         double threshold = DemoIndex.MIN_SIMILARITY;
-        heading("Why these hits: the default min_similarity " + threshold);
+        heading("Why min_similarity " + threshold + ": the default threshold");
         out.println(String.format(Locale.ROOT, "A \"like\" or \"text\" query without max_distance on a field with a sketch keeps the documents "
             + "that share at least %d%% of their shingles with the query (runs of %d tokens in texts under %d tokens, of %d in longer ones; "
             + "the Jaccard similarity of the two sets), as estimated from the 64-byte minhash-v1 sketches stored beside the fingerprints "
@@ -293,10 +293,11 @@ public final class Demo {
             aboveMissed.isEmpty() ? "" : "; it misses " + aboveMissed + ", whose sketches estimate just under " + threshold));
         List<Pair> straddling = below.stream()
             .filter(p -> Shingles.size(corpus.doc(p.a()).body()) != Shingles.size(corpus.doc(p.b()).body())).toList();
-        out.println(String.format(Locale.ROOT, "The other %d share less (%.2f-%.2f) and the query finds %d of them: copies with several words "
-            + "edited, which share fewer shingles than words%s.", below.size(),
+        List<Pair> belowFound = below.stream().filter(Pair::found).toList();
+        out.println(String.format(Locale.ROOT, "The other %d share less (%.2f-%.2f): copies with several words edited, which share fewer "
+            + "shingles than words; the query finds %d of them%s%s.", below.size(),
             below.stream().mapToDouble(Pair::exact).min().orElse(0), below.stream().mapToDouble(Pair::exact).max().orElse(0),
-            below.stream().filter(Pair::found).count(),
+            belowFound.size(), belowFound.isEmpty() ? "" : " " + belowFound + ", whose sketches estimate just over " + threshold,
             straddling.isEmpty() ? "" : "; " + straddling.stream().map(p -> p.a() + "/" + p.b()).toList() + " share none: one text has "
                 + MinHashSketch.V1.longFrom() + " tokens or more (" + MinHashSketch.V1.longShingle() + "-token shingles), the other fewer ("
                 + MinHashSketch.V1.shortShingle() + "-token ones)"));
