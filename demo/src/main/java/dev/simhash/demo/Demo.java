@@ -1,6 +1,5 @@
 package dev.simhash.demo;
 
-import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.SimHashV2;
@@ -305,10 +304,6 @@ public final class Demo {
             + "would be 32), the planted copies %d-%d.", unrelatedFound, unrelatedDistances.size(), unrelatedDistances.get(0),
             unrelatedDistances.get(unrelatedDistances.size() / 2), planted.stream().mapToInt(Pair::distance).min().orElse(0),
             planted.stream().mapToInt(Pair::distance).max().orElse(0)));
-        int defaultRadius = FingerprintSpec.LATEST.defaultMaxDistance();
-        out.println(String.format(Locale.ROOT, "The fold above folds at simhash-v2's default max_distance (%d bits): %d of the planted pairs are "
-            + "that close, and %d unrelated pairs.", defaultRadius, planted.stream().filter(p -> p.distance() <= defaultRadius).count(),
-            unrelatedDistances.stream().filter(d -> d <= defaultRadius).count()));
         int wrong = 0;
         for (SampleCorpus.Doc d : docs) {
             Set<String> outside = new LinkedHashSet<>(found.get(d.id()));
