@@ -252,17 +252,26 @@ public final class Demo {
         }
     }
 
+    /**
+     * The standard deviation of minhash-v1's estimate at similarity {@code s}: each one-bit bin agrees with probability
+     * (1 + s) / 2, and the estimate is twice the share of agreeing bins minus one.
+     */
+    private static double estimateError(double s) {
+        double agree = (1 + s) / 2;
+        return 2 * Math.sqrt(agree * (1 - agree) / MinHashSketch.V1.bins());
+    }
+
     /** Explains the default threshold with the corpus's own numbers, measured on the stored fingerprints and sketches, and checks every document. */
     private void explainThreshold(SampleCorpus corpus, DemoIndex index, Map<String, Long> fp, Map<String, byte[]> sketches) {
         double threshold = DemoIndex.MIN_SIMILARITY;
         heading("Why min_similarity " + threshold + ": the default threshold");
         out.println(String.format(Locale.ROOT, "A \"like\" or \"text\" query without max_distance on a field with a sketch keeps the documents "
             + "that share at least %d%% of their shingles with the query (runs of %d tokens in texts under %d tokens, of %d in longer ones; "
-            + "the Jaccard similarity of the two sets), as estimated from the 64-byte minhash-v1 sketches stored beside the fingerprints "
-            + "(512 one-bit bins: about +-0.03 near %s). The candidates are the documents within the Hamming radius that threshold "
+            + "the Jaccard similarity of the two sets), as estimated from the %d-byte minhash-v1 sketches stored beside the fingerprints "
+            + "(%d one-bit bins: about +-%.2f near %s). The candidates are the documents within the Hamming radius that threshold "
             + "implies (%d bits at %s), and each one is verified with its sketch; the _score is the estimate.",
-            Math.round(threshold * 100), MinHashSketch.V1.shortShingle(), MinHashSketch.V1.longFrom(), MinHashSketch.V1.longShingle(), threshold,
-            DemoIndex.CANDIDATE_RADIUS, threshold));
+            Math.round(threshold * 100), MinHashSketch.V1.shortShingle(), MinHashSketch.V1.longFrom(), MinHashSketch.V1.longShingle(),
+            MinHashSketch.V1.bytes(), MinHashSketch.V1.bins(), estimateError(threshold), threshold, DemoIndex.CANDIDATE_RADIUS, threshold));
         Map<String, Set<String>> found = index.nearDuplicatesOfEach(corpus);
         List<SampleCorpus.Doc> docs = corpus.docs();
         List<Pair> planted = new ArrayList<>();
