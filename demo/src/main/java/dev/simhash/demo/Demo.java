@@ -1,7 +1,8 @@
 package dev.simhash.demo;
 
-import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
+import dev.simhash.core.SimHashV2;
 import dev.simhash.it.support.EsCluster;
 import dev.simhash.it.support.EsDistribution;
 import dev.simhash.it.support.RealNodes;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -95,14 +97,15 @@ public final class Demo {
                     return null;
                 });
             out.println();
-            out.println("mapping of \"body\": " + toJson(DemoIndex.bodyMapping()) + "  (simhash-v2, the field type's default; the "
-                + "fingerprint is computed when a document is indexed)");
+            out.println("mapping of \"body\": " + toJson(DemoIndex.bodyMapping()) + "  (simhash-v2 with its minhash-v1 sketch, the field type's defaults; the "
+                + "fingerprint and the sketch are computed when a document is indexed)");
 
             Map<String, Long> fingerprints = index.fingerprints();
-            showDocuments(corpus, index, fingerprints);
-            showTexts(index);
+            Map<String, byte[]> sketches = index.sketches();
+            showDocuments(corpus, index, fingerprints, sketches);
+            showTexts(corpus, fingerprints, sketches, index);
             showFolding(index);
-            explainDistance(corpus, index, fingerprints);
+            explainThreshold(corpus, index, fingerprints, sketches);
             showCurl(url, index);
 
             if (stopAtEnd) {
@@ -152,31 +155,40 @@ public final class Demo {
         out.println("== " + title + " ==");
     }
 
-    private void showDocuments(SampleCorpus corpus, DemoIndex index, Map<String, Long> fingerprints) {
-        heading("Near-duplicates of indexed documents: \"simhash\" query with \"like\", max_distance " + DemoIndex.MAX_DISTANCE);
-        out.println("d = Hamming distance of the 64-bit fingerprints (0: the same words), score = (64 - d) / 64; then how the hit's text differs");
+    private void showDocuments(SampleCorpus corpus, DemoIndex index, Map<String, Long> fingerprints, Map<String, byte[]> sketches) {
+        heading("Near-duplicates of indexed documents: \"simhash\" query with \"like\" and the defaults (min_similarity "
+            + DemoIndex.MIN_SIMILARITY + ")");
+        out.println("d = Hamming distance of the 64-bit fingerprints (0: the same words); s = the _score, the estimated share of "
+            + "shingles both texts have (from their 64-byte sketches); then how the hit's text differs");
         for (String id : SHOWCASE) {
             SampleCorpus.Doc doc = corpus.doc(id);
             out.println();
             out.println(id + "  " + Columns.truncate(doc.body(), SNIPPET_COLUMNS));
             List<DemoIndex.Hit> hits = index.search(index.likeQuery(id)).stream().filter(h -> !h.id().equals(id)).toList();
-            if (hits.isEmpty()) {
-                long fp = fingerprints.get(id);
+            long fp = fingerprints.get(id);
+            printHits(hits, fp, doc.body());
+            printMissed(corpus, corpus.expectedNearDuplicates(id), hits, fp, sketches.get(id), doc.body(), fingerprints, sketches);
+            if (hits.isEmpty() && doc.group() == null) {
                 int closest = fingerprints.entrySet().stream().filter(e -> !e.getKey().equals(id))
                     .mapToInt(e -> SimHash.distance(fp, e.getValue())).min().orElse(SimHash.BITS);
-                out.println("    (no near-duplicates within " + DemoIndex.MAX_DISTANCE + " bits; the closest other document is " + closest
-                    + " bits away)");
+                double similar = sketches.entrySet().stream().filter(e -> !e.getKey().equals(id))
+                    .mapToDouble(e -> MinHashSketch.V1.similarity(sketches.get(id), e.getValue())).max().orElse(0);
+                out.println(String.format(Locale.ROOT, "    (no near-duplicates at min_similarity %s: the closest other fingerprint is %d bits away, "
+                    + "the most similar other sketch estimates %.3f)", DemoIndex.MIN_SIMILARITY, closest, similar));
             }
-            printHits(hits, doc.body());
         }
     }
 
-    private void showTexts(DemoIndex index) {
-        heading("Near-duplicates of a free text: \"simhash\" query with \"text\" (fingerprinted on the node with the field's options)");
+    private void showTexts(SampleCorpus corpus, Map<String, Long> fingerprints, Map<String, byte[]> sketches, DemoIndex index) {
+        heading("Near-duplicates of a free text: \"simhash\" query with \"text\" (fingerprinted and sketched on the node with the field's options)");
         for (SampleCorpus.TextQuery q : SampleCorpus.TEXT_QUERIES) {
             out.println();
             out.println(q.lang() + " text: " + Columns.truncate(q.text(), SNIPPET_COLUMNS));
-            printHits(index.search(index.textQuery(q.text())), q.text());
+            // the text's fingerprint, for the distances only: the plugin's core computes what the field computes
+            long fp = SimHashV2.fingerprint(q.text(), 1).getAsLong();
+            List<DemoIndex.Hit> hits = index.search(index.textQuery(q.text()));
+            printHits(hits, fp, q.text());
+            printMissed(corpus, corpus.group(q.group()), hits, fp, MinHashSketch.V1.sketch(q.text()), q.text(), fingerprints, sketches);
         }
     }
 
@@ -202,53 +214,117 @@ public final class Demo {
         }
     }
 
-    private void printHits(List<DemoIndex.Hit> hits, String queryText) {
+    private void printHits(List<DemoIndex.Hit> hits, long queryFingerprint, String queryText) {
         int idWidth = hits.stream().mapToInt(h -> h.id().length()).max().orElse(0);
         for (DemoIndex.Hit h : hits) {
-            out.println(String.format(Locale.ROOT, "    d=%2d  %-" + idWidth + "s  %s", h.distance(), h.id(), TextDiff.summarize(queryText, h.body())));
+            out.println(String.format(Locale.ROOT, "    d=%2d  s=%.3f  %-" + idWidth + "s  %s", h.distance(queryFingerprint), h.similarity(), h.id(),
+                TextDiff.summarize(queryText, h.body())));
         }
     }
 
-    /** Prints the distances that justify the radius, measured on the stored fingerprints, and checks every document. */
-    private void explainDistance(SampleCorpus corpus, DemoIndex index, Map<String, Long> fp) {
-        heading("Why max_distance " + DemoIndex.MAX_DISTANCE);
+    /** The planted copies the query did not return, with their distance, estimated and exact similarity: why they are not hits. */
+    private void printMissed(SampleCorpus corpus, Set<String> planted, List<DemoIndex.Hit> hits, long queryFingerprint, byte[] querySketch,
+        String queryText, Map<String, Long> fingerprints, Map<String, byte[]> sketches) {
+        Set<String> found = new LinkedHashSet<>();
+        hits.forEach(h -> found.add(h.id()));
+        for (String id : planted) {
+            if (found.contains(id)) {
+                continue;
+            }
+            String body = corpus.doc(id).body();
+            int d = SimHash.distance(queryFingerprint, fingerprints.get(id));
+            double estimated = MinHashSketch.V1.similarity(querySketch, sketches.get(id));
+            double exact = Shingles.jaccard(queryText, body);
+            String why = d > DemoIndex.CANDIDATE_RADIUS ? "beyond the candidate radius of " + DemoIndex.CANDIDATE_RADIUS + " bits"
+                : String.format(Locale.ROOT, "estimated %.3f < %s", estimated, DemoIndex.MIN_SIMILARITY);
+            String note = Shingles.size(queryText) != Shingles.size(body)
+                ? String.format(Locale.ROOT, "; %d-token shingles against %d-token ones: none shared", Shingles.size(queryText), Shingles.size(body))
+                : "";
+            out.println(String.format(Locale.ROOT, "    missed %s: planted copy, d=%d, %s (exact share of shingles %.3f%s)", id, d, why, exact, note));
+        }
+    }
+
+    /** One planted pair: the fingerprints' distance, the exact share of shingles and the sketches' estimate. */
+    private record Pair(String a, String b, int distance, double exact, double estimated, boolean found) {
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%s/%s (d=%d, exact %.3f, estimated %.3f)", a, b, distance, exact, estimated);
+        }
+    }
+
+    /**
+     * The standard deviation of minhash-v1's estimate at similarity {@code s}: each one-bit bin agrees with probability
+     * (1 + s) / 2, and the estimate is twice the share of agreeing bins minus one.
+     */
+    private static double estimateError(double s) {
+        double agree = (1 + s) / 2;
+        return 2 * Math.sqrt(agree * (1 - agree) / MinHashSketch.V1.bins());
+    }
+
+    /** Explains the default threshold with the corpus's own numbers, measured on the stored fingerprints and sketches, and checks every document. */
+    private void explainThreshold(SampleCorpus corpus, DemoIndex index, Map<String, Long> fp, Map<String, byte[]> sketches) {
+        double threshold = DemoIndex.MIN_SIMILARITY;
+        heading("Why min_similarity " + threshold + ": the default threshold");
+        out.println(String.format(Locale.ROOT, "A \"like\" or \"text\" query without max_distance on a field with a sketch keeps the documents "
+            + "that share at least %d%% of their shingles with the query (runs of %d tokens in texts under %d tokens, of %d in longer ones; "
+            + "the Jaccard similarity of the two sets), as estimated from the %d-byte minhash-v1 sketches stored beside the fingerprints "
+            + "(%d one-bit bins: about +-%.2f near %s). The candidates are the documents within the Hamming radius that threshold "
+            + "implies (%d bits at %s), and each one is verified with its sketch; the _score is the estimate.",
+            Math.round(threshold * 100), MinHashSketch.V1.shortShingle(), MinHashSketch.V1.longFrom(), MinHashSketch.V1.longShingle(),
+            MinHashSketch.V1.bytes(), MinHashSketch.V1.bins(), estimateError(threshold), threshold, DemoIndex.CANDIDATE_RADIUS, threshold));
+        Map<String, Set<String>> found = index.nearDuplicatesOfEach(corpus);
         List<SampleCorpus.Doc> docs = corpus.docs();
-        List<Integer> planted = new ArrayList<>();
-        List<Integer> unrelated = new ArrayList<>();
+        List<Pair> planted = new ArrayList<>();
+        List<Integer> unrelatedDistances = new ArrayList<>();
+        int unrelatedFound = 0;
         for (int i = 0; i < docs.size(); i++) {
             for (int j = i + 1; j < docs.size(); j++) {
                 SampleCorpus.Doc a = docs.get(i);
                 SampleCorpus.Doc b = docs.get(j);
                 int d = SimHash.distance(fp.get(a.id()), fp.get(b.id()));
+                boolean hit = found.get(a.id()).contains(b.id()) || found.get(b.id()).contains(a.id());
                 if (a.group() != null && a.group().equals(b.group())) {
-                    planted.add(d);
+                    planted.add(new Pair(a.id(), b.id(), d, Shingles.jaccard(a.body(), b.body()),
+                        MinHashSketch.V1.similarity(sketches.get(a.id()), sketches.get(b.id())), hit));
                 } else {
-                    unrelated.add(d);
+                    unrelatedDistances.add(d);
+                    unrelatedFound += hit ? 1 : 0;
                 }
             }
         }
-        Collections.sort(planted);
-        Collections.sort(unrelated);
-        out.println(String.format(Locale.ROOT, "Planted copies here are %d-%d bits apart; unrelated documents at least %d (median %d; random would be 32).",
-            planted.get(0), planted.get(planted.size() - 1), unrelated.get(0), unrelated.get(unrelated.size() / 2)));
-        int defaultRadius = FingerprintSpec.LATEST.defaultMaxDistance();
-        out.println(String.format(Locale.ROOT, "These are short texts with several words edited (most planted pairs share under 80%% of their "
-            + "5-word shingles): simhash-v2's default max_distance (%d, chosen on natural near-duplicates) finds %d of the %d planted "
-            + "pairs and %d unrelated pairs; the fold above uses that default.", defaultRadius,
-            planted.stream().filter(d -> d <= defaultRadius).count(), planted.size(), unrelated.stream().filter(d -> d <= defaultRadius).count()));
+        Collections.sort(unrelatedDistances);
+        List<Pair> above = planted.stream().filter(p -> p.exact() >= threshold).toList();
+        List<Pair> below = planted.stream().filter(p -> p.exact() < threshold).toList();
+        List<Pair> aboveMissed = above.stream().filter(p -> !p.found()).toList();
+        out.println(String.format(Locale.ROOT, "Of the %d planted pairs, %d share at least %s of their shingles (exact, computed from the texts): "
+            + "the query finds %d of them%s.", planted.size(), above.size(), threshold, above.size() - aboveMissed.size(),
+            aboveMissed.isEmpty() ? "" : "; it misses " + aboveMissed + ", whose sketches estimate just under " + threshold));
+        List<Pair> straddling = below.stream()
+            .filter(p -> Shingles.size(corpus.doc(p.a()).body()) != Shingles.size(corpus.doc(p.b()).body())).toList();
+        List<Pair> belowFound = below.stream().filter(Pair::found).toList();
+        out.println(String.format(Locale.ROOT, "The other %d share less (%.2f-%.2f): copies with several words edited, which share fewer "
+            + "shingles than words; the query finds %d of them%s%s.", below.size(),
+            below.stream().mapToDouble(Pair::exact).min().orElse(0), below.stream().mapToDouble(Pair::exact).max().orElse(0),
+            belowFound.size(), belowFound.isEmpty() ? "" : " " + belowFound + ", whose sketches estimate just over " + threshold,
+            straddling.isEmpty() ? "" : "; " + straddling.stream().map(p -> p.a() + "/" + p.b()).toList() + " share none: one text has "
+                + MinHashSketch.V1.longFrom() + " tokens or more (" + MinHashSketch.V1.longShingle() + "-token shingles), the other fewer ("
+                + MinHashSketch.V1.shortShingle() + "-token ones)"));
+        out.println(String.format(Locale.ROOT, "Unrelated pairs found: %d of %d. Their fingerprints are at least %d bits apart (median %d; random "
+            + "would be 32), the planted copies %d-%d.", unrelatedFound, unrelatedDistances.size(), unrelatedDistances.get(0),
+            unrelatedDistances.get(unrelatedDistances.size() / 2), planted.stream().mapToInt(Pair::distance).min().orElse(0),
+            planted.stream().mapToInt(Pair::distance).max().orElse(0)));
         int wrong = 0;
-        Map<String, Set<String>> found = index.nearDuplicatesOfEach(corpus);
         for (SampleCorpus.Doc d : docs) {
-            if (!found.get(d.id()).equals(corpus.expectedNearDuplicates(d.id()))) {
+            Set<String> outside = new LinkedHashSet<>(found.get(d.id()));
+            outside.removeAll(corpus.expectedNearDuplicates(d.id()));
+            if (!outside.isEmpty()) {
                 wrong++;
-                out.println("  ! " + d.id() + ": found " + found.get(d.id()) + ", planted " + corpus.expectedNearDuplicates(d.id()));
+                out.println("  ! " + d.id() + ": found " + outside + ", outside its planted group");
             }
         }
-        long grouped = docs.stream().filter(d -> d.group() != null).count();
         out.println(wrong == 0
-            ? String.format(Locale.ROOT, "Checked all %d documents with the same query: all %d planted groups (%d documents) found, nothing unrelated matched.",
-                docs.size(), corpus.groups().size(), grouped)
-            : wrong + " of " + docs.size() + " documents did not find exactly their planted group (listed above).");
+            ? String.format(Locale.ROOT, "Checked all %d documents with the same query: none found a document outside its planted group.", docs.size())
+            : wrong + " of " + docs.size() + " documents found documents outside their planted group (listed above).");
     }
 
     private void showCurl(String url, DemoIndex index) {

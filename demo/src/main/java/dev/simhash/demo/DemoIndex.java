@@ -1,10 +1,13 @@
 package dev.simhash.demo;
 
+import dev.simhash.core.CandidateRadius;
+import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.it.support.Rest;
 import dev.simhash.it.support.SampleCorpus;
 
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,19 +23,26 @@ import static dev.simhash.it.support.Rest.toJson;
 public final class DemoIndex {
 
     /**
-     * The radius the demo's {@code like} and {@code text} queries use. The demo's planted copies are short texts (one
-     * paragraph) with several words edited, most of them "grey" pairs by the benchmark's truth (Jaccard of word 5-shingles
-     * 0.46-0.93): simhash-v2 puts them 0-14 bits apart, unrelated documents at least 19, so 16 separates them here while
-     * v2's default radius (6) finds the closest copies only (the demo prints both). {@code DemoCorpusIT} fails when a change
-     * to the corpus or the fingerprint breaks that.
+     * The threshold the demo's {@code like} and {@code text} queries use: they give neither {@code max_distance} nor
+     * {@code min_similarity}, so on a field with a similarity sketch the query applies this default (the demo only prints it).
      */
-    public static final int MAX_DISTANCE = 16;
+    public static final double MIN_SIMILARITY = MinHashSketch.DEFAULT_MIN_SIMILARITY;
+    /** The Hamming radius within which the query looks for candidates at {@link #MIN_SIMILARITY} (13 bits at 0.8). */
+    public static final int CANDIDATE_RADIUS = CandidateRadius.radius(MIN_SIMILARITY);
     /** The {@code simhash} multi-field under the text, and the query's {@code field}. */
     public static final String FINGERPRINT = "body.simhash";
     private static final int MAX_HITS = 100;
 
-    /** A search hit: document id, Hamming distance to the query, and the document's text. */
-    public record Hit(String id, int distance, String body) {}
+    /**
+     * A search hit: document id, its stored fingerprint, the estimated similarity to the query (the {@code _score}: the share
+     * of shingles the two texts have in common, estimated from their sketches) and the document's text.
+     */
+    public record Hit(String id, long fingerprint, double similarity, String body) {
+        /** The Hamming distance of the hit's fingerprint to the query's. */
+        public int distance(long query) {
+            return SimHash.distance(query, fingerprint);
+        }
+    }
 
     private final Rest rest;
     private final String index;
@@ -98,7 +108,7 @@ public final class DemoIndex {
         Map<String, Object> q = new LinkedHashMap<>();
         q.put("field", FINGERPRINT);
         q.put(input, value);
-        q.put("max_distance", MAX_DISTANCE);
+        // no max_distance and no min_similarity: the field has a sketch, so the query verifies at the default threshold
         return Map.of("query", Map.of("simhash", q));
     }
 
@@ -112,15 +122,18 @@ public final class DemoIndex {
         Map<String, Object> request = new LinkedHashMap<>(body);
         request.put("size", MAX_HITS);
         request.put("_source", List.of("body"));
+        // the score is the estimated similarity, so the distance is computed from the hit's stored fingerprint
+        request.put("docvalue_fields", List.of(Map.of("field", FINGERPRINT, "format", "long")));
         Rest.Answer a = rest.ok("POST", "/" + index + "/_search", toJson(request));
         List<Map<String, Object>> hits = a.at("hits.hits");
         List<Hit> out = new ArrayList<>();
         for (Map<String, Object> h : hits) {
-            // the query scores (64 - d) / 64 exactly (no boost here), so the distance comes back from the score
-            int distance = (int) Math.round(SimHash.BITS * (1 - ((Number) h.get("_score")).doubleValue()));
             @SuppressWarnings("unchecked")
             Map<String, Object> source = (Map<String, Object>) h.get("_source");
-            out.add(new Hit((String) h.get("_id"), distance, (String) source.get("body")));
+            @SuppressWarnings("unchecked")
+            Map<String, List<Object>> fields = (Map<String, List<Object>>) h.get("fields");
+            out.add(new Hit((String) h.get("_id"), ((Number) fields.get(FINGERPRINT).get(0)).longValue(),
+                ((Number) h.get("_score")).doubleValue(), (String) source.get("body")));
         }
         return out;
     }
@@ -170,6 +183,20 @@ public final class DemoIndex {
             found.put(d.id(), ids);
         }
         return found;
+    }
+
+    /** The similarity sketch the field stored for every document, by id (the {@code fields} option's minhash-v1 format: base64). */
+    public Map<String, byte[]> sketches() {
+        Rest.Answer a = rest.ok("POST", "/" + index + "/_search", toJson(Map.of("size", 10_000, "_source", false,
+            "fields", List.of(Map.of("field", FINGERPRINT, "format", MinHashSketch.ALGORITHM)))));
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        List<Map<String, Object>> hits = a.at("hits.hits");
+        for (Map<String, Object> h : hits) {
+            @SuppressWarnings("unchecked")
+            Map<String, List<Object>> fields = (Map<String, List<Object>>) h.get("fields");
+            out.put((String) h.get("_id"), Base64.getDecoder().decode((String) fields.get(FINGERPRINT).get(0)));
+        }
+        return out;
     }
 
     /** The fingerprint the field stored for every document, by id (doc values as signed longs). */

@@ -1,6 +1,7 @@
 package dev.simhash.demo;
 
 import dev.simhash.core.FingerprintSpec;
+import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.SimHashV2;
 import dev.simhash.it.support.RealNodeExtension;
@@ -13,8 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -49,37 +54,151 @@ class DemoCorpusIT {
         rest.delete("/" + INDEX);
     }
 
+    /** The exact share of minhash-v1 shingles two texts have in common (Jaccard similarity of the shingle sets). */
+    private static double exactSimilarity(String a, String b) {
+        Set<Long> x = new HashSet<>();
+        for (long h : MinHashSketch.V1.shingleHashes(SimHashV2.tokens(a))) {
+            x.add(h);
+        }
+        Set<Long> y = new HashSet<>();
+        for (long h : MinHashSketch.V1.shingleHashes(SimHashV2.tokens(b))) {
+            y.add(h);
+        }
+        Set<Long> union = new HashSet<>(x);
+        union.addAll(y);
+        x.retainAll(y);
+        return x.size() / (double) union.size();
+    }
+
+    /**
+     * Standard deviation of minhash-v1's estimate at exact similarity {@code j}: each of its one-bit bins agrees with
+     * probability (1 + j) / 2, and the estimate is twice the share of agreeing bins minus one.
+     */
+    private static double estimateSd(double j) {
+        double agree = (1 + j) / 2;
+        return 2 * Math.sqrt(agree * (1 - agree) / MinHashSketch.V1.bins());
+    }
+
+    /** The node's estimated similarity of {@code id} to every document within a wide threshold (a {@code like} query at 0.5). */
+    private Map<String, Double> nodeEstimates(String id) {
+        return nodeEstimates("like", Map.of("index", INDEX, "id", id));
+    }
+
+    /** The node's estimated similarity of the query {@code input} to every document within a wide threshold (0.5). */
+    private Map<String, Double> nodeEstimates(String input, Object value) {
+        Map<String, Object> q = Map.of("field", DemoIndex.FINGERPRINT, input, value, "min_similarity", 0.5);
+        Rest.Answer a = rest.ok("POST", "/" + INDEX + "/_search", Rest.toJson(Map.of("size", 100, "_source", false,
+            "query", Map.of("simhash", q))));
+        Map<String, Double> out = new HashMap<>();
+        List<Map<String, Object>> hits = a.at("hits.hits");
+        for (Map<String, Object> h : hits) {
+            out.put((String) h.get("_id"), ((Number) h.get("_score")).doubleValue());
+        }
+        return out;
+    }
+
+    /**
+     * The demo's default {@code like} query finds every planted pair that shares at least 0.8 of its shingles (exact, from
+     * the texts) and nothing outside a planted group; pairs below 0.8 are reported, not asserted. A pair at or above 0.8
+     * may be missed only when the node's own estimate for it is below the threshold by no more than the estimate's noise
+     * (3 standard deviations): a miss for any other reason (candidate radius, verification) fails.
+     */
     @Test
-    void everyDocumentFindsExactlyItsPlantedGroupInBothLanguages() {
+    void plantedPairsSharingEightyPercentOfShinglesAreFoundAndNothingUnrelated() {
         for (String lang : List.of("zh", "en")) {
             long groups = corpus.groups().stream().filter(g -> g.startsWith(lang + "-")).count();
             long unrelated = corpus.docs().stream().filter(d -> d.lang().equals(lang) && d.group() == null).count();
             assertTrue(groups >= 5 && unrelated >= 15, lang + ": the demo needs planted groups and unrelated documents, has "
                 + groups + " and " + unrelated);
         }
+        double threshold = MinHashSketch.DEFAULT_MIN_SIMILARITY;
         Map<String, Set<String>> found = index.nearDuplicatesOfEach(corpus);
-        for (SampleCorpus.Doc d : corpus.docs()) {
-            assertEquals(corpus.expectedNearDuplicates(d.id()), found.get(d.id()), d.id() + " at max_distance " + DemoIndex.MAX_DISTANCE);
-        }
-    }
-
-    @Test
-    void distancesTheDemoPrintsAreTheFingerprintDistances() {
-        // the field's default: simhash-v2
-        for (String id : List.of("zh-cpi-1", "en-rates-1")) {
-            long query = SimHashV2.fingerprint(corpus.doc(id).body(), 1).getAsLong();
-            for (DemoIndex.Hit h : index.search(index.likeQuery(id))) {
-                assertEquals(SimHash.distance(query, SimHashV2.fingerprint(corpus.doc(h.id()).body(), 1).getAsLong()), h.distance(), h.id());
+        List<String> below = new ArrayList<>();
+        List<String> aboveFound = new ArrayList<>();
+        List<String> aboveMissedByNoise = new ArrayList<>();
+        List<String> aboveMissedOtherwise = new ArrayList<>();
+        List<SampleCorpus.Doc> docs = corpus.docs();
+        for (int i = 0; i < docs.size(); i++) {
+            for (int k = i + 1; k < docs.size(); k++) {
+                SampleCorpus.Doc a = docs.get(i);
+                SampleCorpus.Doc b = docs.get(k);
+                if (a.group() == null || !a.group().equals(b.group())) {
+                    continue;
+                }
+                double exact = exactSimilarity(a.body(), b.body());
+                boolean ab = found.get(a.id()).contains(b.id());
+                boolean ba = found.get(b.id()).contains(a.id());
+                String pair = String.format(Locale.ROOT, "%s/%s exact %.3f", a.id(), b.id(), exact);
+                if (exact < threshold) {
+                    below.add(pair + (ab || ba ? " found" : " not found"));
+                } else if (ab && ba) {
+                    aboveFound.add(pair);
+                } else {
+                    Double estimate = nodeEstimates(a.id()).get(b.id());
+                    String missed = pair + " missed (" + (ab ? "" : a.id() + "->" + b.id() + " ") + (ba ? "" : b.id() + "->" + a.id() + " ")
+                        + "), node's estimate " + estimate;
+                    if (estimate != null && estimate < threshold && exact - estimate <= 3 * estimateSd(exact)) {
+                        aboveMissedByNoise.add(missed);
+                    } else {
+                        aboveMissedOtherwise.add(missed);
+                    }
+                }
             }
         }
+        String report = "planted pairs >= " + threshold + " found: " + aboveFound + "; >= " + threshold + " missed by the estimate's noise: "
+            + aboveMissedByNoise + "; below " + threshold + " (not asserted): " + below;
+        System.out.println("[DemoCorpusIT] " + report);
+        assertTrue(aboveMissedOtherwise.isEmpty(), "missed for another reason than the estimate: " + aboveMissedOtherwise + "; " + report);
+        assertTrue(aboveFound.size() >= 10, "the corpus should have planted pairs above the threshold; " + report);
+        for (SampleCorpus.Doc d : docs) {
+            Set<String> outside = new LinkedHashSet<>(found.get(d.id()));
+            outside.removeAll(corpus.expectedNearDuplicates(d.id()));
+            assertEquals(Set.of(), outside, d.id() + " found documents outside its planted group; " + report);
+        }
     }
 
     @Test
-    void freeTextQueriesFindTheirPlantedGroup() {
+    void distancesAndSimilaritiesTheDemoPrintsAreTheFingerprintsAndSketches() {
+        // the field's defaults: simhash-v2 and minhash-v1, computed here in process from the texts
+        int hits = 0;
+        for (String id : List.of("zh-cpi-1", "en-rates-1")) {
+            String text = corpus.doc(id).body();
+            long query = SimHashV2.fingerprint(text, 1).getAsLong();
+            byte[] sketch = MinHashSketch.V1.sketch(text);
+            for (DemoIndex.Hit h : index.search(index.likeQuery(id))) {
+                String body = corpus.doc(h.id()).body();
+                assertEquals(SimHash.distance(query, SimHashV2.fingerprint(body, 1).getAsLong()), h.distance(query), h.id());
+                assertEquals(MinHashSketch.V1.similarity(sketch, MinHashSketch.V1.sketch(body)), h.similarity(), 1e-6, h.id());
+                hits++;
+            }
+        }
+        assertTrue(hits >= 2, "hits checked: " + hits);
+    }
+
+    /**
+     * The free-text queries return nothing outside their planted group, and every copy that shares at least 0.8 of the text's
+     * shingles (exact), unless the node's estimate for it is just below (as for the {@code like} queries).
+     */
+    @Test
+    void freeTextQueriesFindNothingOutsideTheirPlantedGroup() {
+        double threshold = MinHashSketch.DEFAULT_MIN_SIMILARITY;
         for (SampleCorpus.TextQuery q : SampleCorpus.TEXT_QUERIES) {
             Set<String> ids = new LinkedHashSet<>();
             index.search(index.textQuery(q.text())).forEach(h -> ids.add(h.id()));
-            assertEquals(corpus.group(q.group()), ids, q.lang() + ": " + q.text());
+            List<String> shares = new ArrayList<>();
+            for (String id : corpus.group(q.group())) {
+                double exact = exactSimilarity(q.text(), corpus.doc(id).body());
+                shares.add(String.format(Locale.ROOT, "%s exact %.3f %s", id, exact, ids.contains(id) ? "found" : "not found"));
+                if (exact >= threshold && !ids.contains(id)) {
+                    Double estimate = nodeEstimates("text", q.text()).get(id);
+                    assertTrue(estimate != null && estimate < threshold && exact - estimate <= 3 * estimateSd(exact),
+                        q.lang() + ": " + id + " at " + exact + " missed, node's estimate " + estimate + "; " + shares);
+                }
+            }
+            System.out.println("[DemoCorpusIT] " + q.lang() + " text: " + shares);
+            Set<String> outside = new LinkedHashSet<>(ids);
+            outside.removeAll(corpus.group(q.group()));
+            assertEquals(Set.of(), outside, q.lang() + ": " + q.text() + "; " + shares);
         }
         assertEquals(Set.of("zh", "en"), Set.copyOf(SampleCorpus.TEXT_QUERIES.stream().map(SampleCorpus.TextQuery::lang).toList()));
     }
