@@ -155,6 +155,6 @@ public class SimHashAnalysisTest extends ESTestCase {
         SimHashPlugin ours = new SimHashPlugin();
         assertEquals(java.util.Set.of("simhash_smartcn"), ours.getTokenizers().keySet());
         assertEquals(java.util.Set.of("simhash", "simhash_smartcn_stop"), ours.getTokenFilters().keySet());
-        assertEquals(java.util.Set.of("simhash_text"), ours.getAnalyzers().keySet());
+        assertEquals(java.util.Set.of("simhash_text", "simhash_v2"), ours.getAnalyzers().keySet());
     }
 }

@@ -142,18 +142,9 @@ class MinHashSketchTest {
             double sumError = 0;
             int within = 0;
             for (int t = 0; t < trials; t++) {
-                int size = 1000 + r.nextInt(2000);
-                // |A| = |B| = size, |A n B| = c, J = c / (2 size - c) -> c = 2 J size / (1 + J)
-                int common = (int) Math.round(2 * j * size / (1 + j));
-                long[] a = new long[size];
-                long[] b = new long[size];
-                Set<Long> used = new HashSet<>();
-                for (int i = 0; i < size; i++) {
-                    a[i] = fresh(r, used);
-                    b[i] = i < common ? a[i] : fresh(r, used);
-                }
-                double truth = common / (double) (2 * size - common);
-                double est = MinHashSketch.V1.similarity(MinHashSketch.V1.sketchOfShingles(a), MinHashSketch.V1.sketchOfShingles(b));
+                long[][] ab = setsWithJaccard(r, 1000 + r.nextInt(2000), j);
+                double truth = jaccard(ab);
+                double est = MinHashSketch.V1.similarity(MinHashSketch.V1.sketchOfShingles(ab[0]), MinHashSketch.V1.sketchOfShingles(ab[1]));
                 sumError += est - truth;
                 if (Math.abs(est - truth) <= 2.5 * standardError(truth)) {
                     within++;
@@ -179,17 +170,9 @@ class MinHashSketchTest {
             double sumError = 0;
             int trials = 400;
             for (int t = 0; t < trials; t++) {
-                int size = 20 + r.nextInt(100);
-                int common = (int) Math.round(2 * j * size / (1 + j));
-                long[] a = new long[size];
-                long[] b = new long[size];
-                Set<Long> used = new HashSet<>();
-                for (int i = 0; i < size; i++) {
-                    a[i] = fresh(r, used);
-                    b[i] = i < common ? a[i] : fresh(r, used);
-                }
-                double truth = common / (double) (2 * size - common);
-                sumError += MinHashSketch.V1.similarity(MinHashSketch.V1.sketchOfShingles(a), MinHashSketch.V1.sketchOfShingles(b)) - truth;
+                long[][] ab = setsWithJaccard(r, 20 + r.nextInt(100), j);
+                sumError += MinHashSketch.V1.similarity(MinHashSketch.V1.sketchOfShingles(ab[0]), MinHashSketch.V1.sketchOfShingles(ab[1]))
+                    - jaccard(ab);
             }
             assertTrue(Math.abs(sumError / trials) <= 0.02, "bias at J=" + j + ": " + sumError / trials);
         }
@@ -225,6 +208,34 @@ class MinHashSketchTest {
         MinHashSketch four = new MinHashSketch(2, 128, 4);
         byte[] x = four.sketch("alpha beta gamma delta epsilon zeta eta theta");
         assertEquals(1.0, four.similarity(x, x.clone()));
+    }
+
+    /** Two sets of {@code size} distinct hashes sharing {@code c} of them: J = c / (2 size - c), so c = 2 J size / (1 + J). */
+    private static long[][] setsWithJaccard(Random r, int size, double j) {
+        int common = (int) Math.round(2 * j * size / (1 + j));
+        long[] a = new long[size];
+        long[] b = new long[size];
+        Set<Long> used = new HashSet<>();
+        for (int i = 0; i < size; i++) {
+            a[i] = fresh(r, used);
+            b[i] = i < common ? a[i] : fresh(r, used);
+        }
+        return new long[][] { a, b };
+    }
+
+    /** The exact Jaccard similarity of two sets of distinct hashes. */
+    private static double jaccard(long[][] ab) {
+        Set<Long> a = new HashSet<>();
+        for (long x : ab[0]) {
+            a.add(x);
+        }
+        int common = 0;
+        for (long x : ab[1]) {
+            if (a.contains(x)) {
+                common++;
+            }
+        }
+        return common / (double) (ab[0].length + ab[1].length - common);
     }
 
     private static long fresh(Random r, Set<Long> used) {
