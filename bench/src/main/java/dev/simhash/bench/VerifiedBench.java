@@ -194,7 +194,7 @@ public final class VerifiedBench {
         return out;
     }
 
-    String body(Method m, String index, int id, long hash, String sketch) {
+    static String body(Method m, String index, int id, long hash, String sketch) {
         String head = "{\"size\":10,\"track_total_hits\":false,\"_source\":false,\"query\":";
         String like = "{\"simhash\":{\"field\":\"" + FIELD + "\",\"like\":{\"index\":\"" + index + "\",\"id\":\"" + id + "\"}";
         return head + switch (m) {
