@@ -29,7 +29,7 @@ public final class Bench {
                    int indexDocs, int indexRounds, int qualityEn, int qualityZh, String heap, Set<String> sections, Path out, String command,
                    int waitIdleMinutes, boolean indexSmartcn) {}
 
-    static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing");
+    static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing", "verified");
 
     private Bench() {}
 
@@ -113,7 +113,7 @@ public final class Bench {
 
         Report report = new Report(o, machine, started);
         List<Corpora.Corpus> corpora = new ArrayList<>();
-        if (o.sections().stream().anyMatch(s -> !s.equals("latency"))) {
+        if (o.sections().stream().anyMatch(s -> !s.equals("latency") && !s.equals("verified"))) {
             corpora.add(Corpora.english(work.resolve("corpora"), log));
             corpora.add(Corpora.chinese(work.resolve("corpora"), log));
             report.corpora = corpora;
@@ -137,7 +137,8 @@ public final class Bench {
             }
             report.quality = qb;
         }
-        boolean needNode = o.sections().contains("latency") || o.sections().contains("real") || o.sections().contains("indexing");
+        boolean needNode = o.sections().contains("latency") || o.sections().contains("real") || o.sections().contains("indexing")
+            || o.sections().contains("verified");
         if (needNode) {
             try (BenchNode node = BenchNode.start(work.resolve("node"), o.heap(), log)) {
                 report.nodeVersion = RealNodes.esVersion();
@@ -168,6 +169,14 @@ public final class Bench {
                         ib.run(c.name(), docs, o.indexRounds(), 500);
                     }
                     report.indexing = ib;
+                }
+                if (o.sections().contains("verified")) {
+                    VerifiedBench vb = new VerifiedBench(node, log, o.warmup(), o.round());
+                    report.verified = vb;
+                    for (int n : o.sizes()) {
+                        log.info(String.format(Locale.ROOT, "== 6. verified like query vs ids, plain like and linear scan; sketch bytes; %,d texts ==", n));
+                        vb.run(n, o.queries(), 20261126L);
+                    }
                 }
             }
         }

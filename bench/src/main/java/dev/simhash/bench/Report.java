@@ -23,6 +23,7 @@ final class Report {
     FingerprintBench fingerprint;
     QualityBench quality;
     LatencyBench latency;
+    VerifiedBench verified;
     IndexingBench indexing;
 
     /** The plain (no fingerprint) result of a corpus in the indexing section. */
@@ -107,6 +108,21 @@ final class Report {
                 }
             }
         }
+        if (verified != null) {
+            for (VerifiedBench.Storage st : verified.storage) {
+                VerifiedBench.Result ids = verified.result(st.size(), VerifiedBench.Method.IDS);
+                VerifiedBench.Result v = verified.result(st.size(), VerifiedBench.Method.VERIFIED);
+                VerifiedBench.Result scan = verified.result(st.size(), VerifiedBench.Method.SCAN);
+                if (ids != null && v != null && scan != null) {
+                    double fixed = v.p50() / ids.p50();
+                    double faster = scan.p50() / v.p50();
+                    rows.add(new String[] { f("verified like p50 within 3x of ids (%,d texts)", st.size()),
+                        f("%.2fx (%s ms vs %s ms)", fixed, ms(v.p50()), ms(ids.p50())), fixed <= 3 ? "met" : "missed" });
+                    rows.add(new String[] { f("verified like >= 20x faster than the linear scan (p50, %,d texts)", st.size()),
+                        f("%.1fx (%s ms vs %s ms)", faster, ms(v.p50()), ms(scan.p50())), faster >= 20 ? "met" : "missed" });
+                }
+            }
+        }
         if (fingerprint != null) {
             for (String lang : List.of("en", "zh")) {
                 Optional<FingerprintBench.Result> ours = fingerprint.results.stream().filter(r -> r.corpus().equals(lang) && r.name().startsWith("ours: FeatureBag")).findFirst();
@@ -175,7 +191,7 @@ final class Report {
             }
             md.append('\n');
         }
-        if (latency != null) {
+        if (latency != null && !latency.results.isEmpty()) {
             writeLatency(md, dir);
         }
         if (fingerprint != null) {
@@ -235,6 +251,9 @@ final class Report {
                     s.vectorFieldBytes() / n, det));
             }
             md.append('\n');
+        }
+        if (verified != null && !verified.results.isEmpty()) {
+            verified.write(md);
         }
         if (quality != null && !quality.results.isEmpty()) {
             writeQuality(md, dir);
