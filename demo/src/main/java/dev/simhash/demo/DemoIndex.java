@@ -147,8 +147,8 @@ public final class DemoIndex {
     }
 
     /**
-     * The fold request path: the same search, near-duplicates within the field's default radius (simhash-v2: 6 bits) folded
-     * under the best-ranked hit; no unrelated document is that close in the demo's corpus.
+     * The fold request path: the same search, near-duplicates folded under the best-ranked hit with the field's defaults
+     * (verified at min_similarity 0.8 on a field with a sketch); no unrelated document is that close in the demo's corpus.
      */
     public String foldPath() {
         return "/" + index + "/_simhash/fold?field=" + FINGERPRINT + "&window=50&members=10";

@@ -203,7 +203,7 @@ class DemoCorpusIT {
         assertEquals(Set.of("zh", "en"), Set.copyOf(SampleCorpus.TEXT_QUERIES.stream().map(SampleCorpus.TextQuery::lang).toList()));
     }
 
-    /** The demo's fold searches, at the field's default radius, fold planted copies and nothing unrelated, in both languages. */
+    /** The demo's fold searches, with the field's defaults, fold planted copies and nothing unrelated, in both languages. */
     @Test
     void foldingShowsEachPlantedGroupOnce() {
         int foldedTotal = 0;
