@@ -326,11 +326,36 @@ final class ChaosLoad {
         return error != null ? new Poll(PollState.FAILED, null, error) : new Poll(PollState.COMPLETED, response, null);
     }
 
+    /**
+     * Puts a table under a name no other put of the run uses. A 409 "already exists" then means the low-level client sent
+     * the request again to another node after the first node died before answering (it retries on connection failures):
+     * the first attempt created the table, which the GET that follows checks.
+     */
+    private Rest.Answer putWeights(String name, String body) {
+        s.outcomes.op("weights put");
+        String path = "/_simhash/weights/" + name;
+        try {
+            Rest.Answer a = s.rest.call("PUT", path, body);
+            if (a.status() == 409 && a.body().contains("already exists")) {
+                s.outcomes.op("weights put answered 409 after the client's retry");
+                return a;
+            }
+            if (a.status() >= 300) {
+                s.outcomes.error("weights put", Outcomes.classify(a), "PUT " + path + " " + body + "\n  -> " + a);
+                return null;
+            }
+            return a;
+        } catch (UncheckedIOException e) {
+            s.outcomes.error("weights put", Outcomes.connection(e), "PUT " + path + " -> " + e.getCause());
+            return null;
+        }
+    }
+
     private void weights(Random r, int n) {
         String name = "chaos-w-" + n;
         Map<String, Object> body = Map.of("index", ChaosState.FIELD.name(), "field", "body", "version", "v2", "sample_size", 1000,
             "seed", r.nextInt(1000), "max_features", 2000);
-        Rest.Answer put = call(s.rest, "weights put", "PUT", "/_simhash/weights/" + name, toJson(body));
+        Rest.Answer put = putWeights(name, toJson(body));
         Rest.Answer get = put == null ? null : call(s.rest, "weights get", "GET", "/_simhash/weights/" + name + "?size=5", null);
         if (put != null && get != null) {
             Object putCount = put.at("feature_count");

@@ -43,7 +43,7 @@ final class Outcomes {
         "shard_not_found_exception", "primary_missing_action_exception", "failed_node_exception", "receive_timeout_transport_exception",
         "not_master_exception", "coordination_state_rejected_exception", "process_cluster_event_timeout_exception",
         "index_shard_closed_exception", "illegal_index_shard_state_exception", "already_closed_exception",
-        "search_context_missing_exception", "shard_not_in_primary_mode_exception", "retry_on_replica_exception",
+        "search_context_missing_exception", "search_context_missing_nodes_exception", "shard_not_in_primary_mode_exception", "retry_on_replica_exception",
         "retry_on_primary_exception", "node_not_available_exception", "cluster_block_exception", "connect_exception",
         "elasticsearch_timeout_exception", "task_cancelled_exception");
 
