@@ -272,7 +272,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     }
                 }
             }
-            SketchCheck.resolve(client, threadPool.getThreadContext(), request.indices(), request.indicesOptions(), caps, fingerprints,
+            ThresholdChoice.resolve(client, threadPool.getThreadContext(), request.indices(), request.indicesOptions(), caps, fingerprints,
                 request.field(), request.minSimilarity(), request.maxDistanceGiven(), step((Verification v) -> {
                     task.ensureNotCancelled();
                     verification = v;

@@ -74,7 +74,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
             fold.field()), ContextPreservingActionListener.wrapPreservingContext(ActionListener.wrap((FieldCapabilitiesResponse caps) -> {
                 Fingerprints fingerprints = FingerprintMappings.checkFingerprint(caps, fold.field());
                 FoldParams fitted = fold.fitTo(ResultWindow.smallest(indices::index, caps.getIndices(), fold.window()));
-                SketchCheck.resolve(child, threadPool.getThreadContext(), targets, request.search().indicesOptions(), caps, fingerprints,
+                ThresholdChoice.resolve(child, threadPool.getThreadContext(), targets, request.search().indicesOptions(), caps, fingerprints,
                     fold.field(), fitted.minSimilarityGiven() ? fitted.minSimilarity() : null, fitted.maxDistanceGiven(),
                     listener.delegateFailureAndWrap((l, verification) ->
                         search(child, request, fitted, fingerprints, verification, startNanos, l)));

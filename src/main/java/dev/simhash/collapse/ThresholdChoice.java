@@ -19,9 +19,9 @@ import java.util.List;
  * nor {@code max_distance}, {@link MinHashSketch#DEFAULT_MIN_SIMILARITY} when every target index stores sketches, else the
  * radius of the field's version; with {@code max_distance}, the radius alone.
  */
-final class SketchCheck {
+final class ThresholdChoice {
 
-    private SketchCheck() {}
+    private ThresholdChoice() {}
 
     /**
      * Completes {@code listener} with the verification to apply, or null when the radius alone decides.
