@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -80,6 +81,21 @@ public final class BenchNode implements AutoCloseable {
     }
 
     /** Like {@link #call} but throws unless the answer is 2xx. */
+    /** Per-field bytes from the analyze-disk-usage API, for fields whose name starts with the prefix. */
+    public Map<String, Long> diskUsage(String index, String prefix) {
+        Map<String, Object> du = ok("POST", "/" + index + "/_disk_usage?run_expensive_tasks=true", null).json();
+        Map<String, Object> fields = at(du, index + ".fields");
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (fields != null) {
+            fields.forEach((name, v) -> {
+                if (name.startsWith(prefix)) {
+                    out.put(name, ((Number) at(v, "total_in_bytes")).longValue());
+                }
+            });
+        }
+        return out;
+    }
+
     public Answer ok(String method, String path, String body) {
         Answer a = call(method, path, body);
         if (!a.ok()) {

@@ -170,11 +170,11 @@ public final class LatencyBench {
         long aBytes = storeBytes(a);
         long bBytes = storeBytes(b);
         long cBytes = storeBytes(c);
-        Map<String, Long> aFields = diskUsage(a, "simhash.");
-        Map<String, Long> bFields = diskUsage(b, "vec");
+        Map<String, Long> aFields = node.diskUsage(a, "simhash.");
+        Map<String, Long> bFields = node.diskUsage(b, "vec");
         long aSum = aFields.values().stream().mapToLong(Long::longValue).sum();
         long bSum = bFields.values().stream().mapToLong(Long::longValue).sum();
-        long cSum = diskUsage(c, "fp").values().stream().mapToLong(Long::longValue).sum();
+        long cSum = node.diskUsage(c, "fp").values().stream().mapToLong(Long::longValue).sum();
         log.info(String.format(Locale.ROOT, "  storage at %,d docs: simhash object index %.1f B/doc (fields %.1f), simhash field type index "
             + "%.1f B/doc (field %.1f), vector index %.1f B/doc (field %.1f)", n, aBytes / (double) n, aSum / (double) n, cBytes / (double) n,
             cSum / (double) n, bBytes / (double) n, bSum / (double) n));
@@ -186,20 +186,6 @@ public final class LatencyBench {
             "indices." + index + ".primaries.store.size_in_bytes")).longValue();
     }
 
-    /** Per-field bytes from the analyze-disk-usage API, for fields whose name starts with the prefix. */
-    private Map<String, Long> diskUsage(String index, String prefix) {
-        Map<String, Object> du = node.ok("POST", "/" + index + "/_disk_usage?run_expensive_tasks=true", null).json();
-        Map<String, Object> fields = BenchNode.at(du, index + ".fields");
-        Map<String, Long> out = new LinkedHashMap<>();
-        if (fields != null) {
-            fields.forEach((name, v) -> {
-                if (name.startsWith(prefix)) {
-                    out.put(name, ((Number) BenchNode.at(v, "total_in_bytes")).longValue());
-                }
-            });
-        }
-        return out;
-    }
 
     private void checkScript(String index) {
         if (scriptAvailable != null) {

@@ -8,7 +8,6 @@ import dev.simhash.core.SimHashV2;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -95,8 +94,8 @@ public final class VerifiedBench {
         for (int i = 0; i < Math.min(n, 10_000); i++) {
             textBytes += texts.text(i).length();
         }
-        Map<String, Long> fa = diskUsage(a);
-        Map<String, Long> fb = diskUsage(b);
+        Map<String, Long> fa = node.diskUsage(a, FIELD);
+        Map<String, Long> fb = node.diskUsage(b, FIELD);
         Storage st = new Storage(n, storeBytes(a), sum(fa), fa, storeBytes(b), sum(fb), fb, la[0], la[1], lb[0], lb[1],
             textBytes / (double) Math.min(n, 10_000), texts.clustered());
         storage.add(st);
@@ -180,19 +179,6 @@ public final class VerifiedBench {
             "indices." + index + ".primaries.store.size_in_bytes")).longValue();
     }
 
-    private Map<String, Long> diskUsage(String index) {
-        Map<String, Object> du = node.ok("POST", "/" + index + "/_disk_usage?run_expensive_tasks=true", null).json();
-        Map<String, Object> fields = BenchNode.at(du, index + ".fields");
-        Map<String, Long> out = new LinkedHashMap<>();
-        if (fields != null) {
-            fields.forEach((name, v) -> {
-                if (name.startsWith(FIELD)) {
-                    out.put(name, ((Number) BenchNode.at(v, "total_in_bytes")).longValue());
-                }
-            });
-        }
-        return out;
-    }
 
     static String body(Method m, String index, int id, long hash, String sketch) {
         String head = "{\"size\":10,\"track_total_hits\":false,\"_source\":false,\"query\":";
