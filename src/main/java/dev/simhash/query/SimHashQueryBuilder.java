@@ -346,7 +346,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
 
     @Override
     public TransportVersion getMinimalSupportedVersion() {
-        return TransportVersion.zero();
+        // any node with the plugin reads it; fromId(0) rather than zero(), which early patches (8.19.0, 9.0.0) lack
+        return TransportVersion.fromId(0);
     }
 
     @Override

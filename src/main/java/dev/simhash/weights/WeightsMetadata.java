@@ -111,7 +111,8 @@ public final class WeightsMetadata extends CompatProjectCustom {
 
     @Override
     public TransportVersion getMinimalSupportedVersion() {
-        return TransportVersion.zero();
+        // any node with the plugin reads it; fromId(0) rather than zero(), which early patches (8.19.0, 9.0.0) lack
+        return TransportVersion.fromId(0);
     }
 
     /** A table as persisted and as GET shows it with all features. */
