@@ -160,7 +160,7 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
         // and the feature-weight tables, custom metadata of the cluster state (with the status of their task)
         List<NamedWriteableRegistry.Entry> entries = new ArrayList<>(List.of(
             new NamedWriteableRegistry.Entry(Task.Status.class, DuplicatesStatus.NAME, DuplicatesStatus::new),
-            new NamedWriteableRegistry.Entry(DocValueFormat.class, HexFormat.NAME, in -> HexFormat.INSTANCE),
+            new NamedWriteableRegistry.Entry(DocValueFormat.class, HexFormat.NAME, HexFormat::readFrom),
             new NamedWriteableRegistry.Entry(Task.Status.class, WeightsStatus.NAME, WeightsStatus::new)));
         entries.addAll(CompatProjectCustom.namedWriteables(WeightsMetadata.TYPE, WeightsMetadata::new));
         return entries;

@@ -1,6 +1,7 @@
 package dev.simhash.calibrate;
 
 import dev.simhash.core.SimHash;
+import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -73,25 +74,28 @@ public final class CalibrateRequest extends ActionRequest implements IndicesRequ
 
     public CalibrateRequest(StreamInput in) throws IOException {
         super(in);
-        indices = in.readStringArray();
-        indicesOptions = IndicesOptions.readIndicesOptions(in);
-        field = in.readString();
-        sourceField = in.readOptionalString();
-        sampleSize = in.readVInt();
-        seed = in.readLong();
-        maxFalseMatchRate = in.readDouble();
+        StreamInput body = WireEnvelope.read(in).in();
+        indices = body.readStringArray();
+        indicesOptions = IndicesOptions.readIndicesOptions(body);
+        field = body.readString();
+        sourceField = body.readOptionalString();
+        sampleSize = body.readVInt();
+        seed = body.readLong();
+        maxFalseMatchRate = body.readDouble();
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         super.writeTo(out);
-        out.writeStringArray(indices);
-        indicesOptions.writeIndicesOptions(out);
-        out.writeString(field);
-        out.writeOptionalString(sourceField);
-        out.writeVInt(sampleSize);
-        out.writeLong(seed);
-        out.writeDouble(maxFalseMatchRate);
+        WireEnvelope.write(out, body -> {
+            body.writeStringArray(indices);
+            indicesOptions.writeIndicesOptions(body);
+            body.writeString(field);
+            body.writeOptionalString(sourceField);
+            body.writeVInt(sampleSize);
+            body.writeLong(seed);
+            body.writeDouble(maxFalseMatchRate);
+        });
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.simhash.calibrate;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
@@ -22,12 +24,13 @@ public final class CalibrateResponse extends ActionResponse implements ToXConten
     }
 
     public CalibrateResponse(StreamInput in) throws IOException {
-        report = in.readGenericMap();
+        StreamInput body = WireEnvelope.read(in).in();
+        report = body.readGenericMap();
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeGenericMap(report);
+        WireEnvelope.write(out, body -> body.writeGenericMap(report));
     }
 
     public Map<String, Object> report() {

@@ -1,5 +1,7 @@
 package dev.simhash.collapse;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.IndicesRequest;
@@ -32,8 +34,9 @@ public final class AsyncDuplicatesRequest extends ActionRequest implements Indic
 
     public AsyncDuplicatesRequest(StreamInput in) throws IOException {
         super(in);
-        this.report = new DuplicatesRequest(in);
-        this.keepAlive = in.readTimeValue();
+        StreamInput body = WireEnvelope.read(in).in();
+        this.report = new DuplicatesRequest(body);
+        this.keepAlive = body.readTimeValue();
     }
 
     /** A keep-alive given by the caller: at least {@link #MIN_KEEP_ALIVE}, else a 400 naming {@code [keep_alive]}. */
@@ -47,8 +50,10 @@ public final class AsyncDuplicatesRequest extends ActionRequest implements Indic
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         super.writeTo(out);
-        report.writeTo(out);
-        out.writeTimeValue(keepAlive);
+        WireEnvelope.write(out, body -> {
+            report.writeTo(body);
+            body.writeTimeValue(keepAlive);
+        });
     }
 
     public DuplicatesRequest report() {

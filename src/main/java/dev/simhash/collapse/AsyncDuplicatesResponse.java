@@ -1,5 +1,7 @@
 package dev.simhash.collapse;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
@@ -18,7 +20,8 @@ public final class AsyncDuplicatesResponse extends ActionResponse implements ToX
     }
 
     public AsyncDuplicatesResponse(StreamInput in) throws IOException {
-        this.id = in.readString();
+        StreamInput body = WireEnvelope.read(in).in();
+        this.id = body.readString();
     }
 
     public String id() {
@@ -27,7 +30,7 @@ public final class AsyncDuplicatesResponse extends ActionResponse implements ToX
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeString(id);
+        WireEnvelope.write(out, body -> body.writeString(id));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.simhash.collapse;
 
 import dev.simhash.core.SimHash;
+import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -85,37 +86,40 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
 
     public DuplicatesRequest(StreamInput in) throws IOException {
         super(in);
-        indices = in.readStringArray();
-        indicesOptions = IndicesOptions.readIndicesOptions(in);
-        field = in.readString();
-        maxDistance = in.readVInt();
-        maxDistanceGiven = in.readBoolean();
-        minSimilarity = in.readOptionalDouble();
-        query = in.readOptionalNamedWriteable(QueryBuilder.class);
-        from = in.readVInt();
-        size = in.readVInt();
-        maxMembers = in.readVInt();
-        writeGroupId = in.readOptionalString();
-        readMode = in.readEnum(ReadMode.class);
-        overwriteGroupId = in.readBoolean();
+        StreamInput body = WireEnvelope.read(in).in();
+        indices = body.readStringArray();
+        indicesOptions = IndicesOptions.readIndicesOptions(body);
+        field = body.readString();
+        maxDistance = body.readVInt();
+        maxDistanceGiven = body.readBoolean();
+        minSimilarity = body.readOptionalDouble();
+        query = body.readOptionalNamedWriteable(QueryBuilder.class);
+        from = body.readVInt();
+        size = body.readVInt();
+        maxMembers = body.readVInt();
+        writeGroupId = body.readOptionalString();
+        readMode = body.readEnum(ReadMode.class);
+        overwriteGroupId = body.readBoolean();
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         super.writeTo(out);
-        out.writeStringArray(indices);
-        indicesOptions.writeIndicesOptions(out);
-        out.writeString(field);
-        out.writeVInt(maxDistance);
-        out.writeBoolean(maxDistanceGiven);
-        out.writeOptionalDouble(minSimilarity);
-        out.writeOptionalNamedWriteable(query);
-        out.writeVInt(from);
-        out.writeVInt(size);
-        out.writeVInt(maxMembers);
-        out.writeOptionalString(writeGroupId);
-        out.writeEnum(readMode);
-        out.writeBoolean(overwriteGroupId);
+        WireEnvelope.write(out, body -> {
+            body.writeStringArray(indices);
+            indicesOptions.writeIndicesOptions(body);
+            body.writeString(field);
+            body.writeVInt(maxDistance);
+            body.writeBoolean(maxDistanceGiven);
+            body.writeOptionalDouble(minSimilarity);
+            body.writeOptionalNamedWriteable(query);
+            body.writeVInt(from);
+            body.writeVInt(size);
+            body.writeVInt(maxMembers);
+            body.writeOptionalString(writeGroupId);
+            body.writeEnum(readMode);
+            body.writeBoolean(overwriteGroupId);
+        });
     }
 
     /**

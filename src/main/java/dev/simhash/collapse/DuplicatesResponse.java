@@ -1,5 +1,7 @@
 package dev.simhash.collapse;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
@@ -47,47 +49,60 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
     }
 
     public DuplicatesResponse(StreamInput in) throws IOException {
-        field = in.readString();
-        maxDistance = in.readVInt();
-        minSimilarity = in.readOptionalDouble();
-        tookMillis = in.readVLong();
-        phases = new Phases(in.readVLong(), in.readVLong(), in.readVLong(), in.readVLong());
-        int totalDocs = in.readVInt();
-        int groupsTotal = in.readVInt();
-        long duplicatesTotal = in.readVLong();
-        List<DuplicateGroups.Group> groups = in.readCollectionAsList(i -> new DuplicateGroups.Group(i.readString(), i.readVInt(),
-            i.readCollectionAsList(DuplicatesResponse::readMember), i.readBoolean() ? readMember(i) : null));
+        StreamInput body = WireEnvelope.read(in).in();
+        field = body.readString();
+        maxDistance = body.readVInt();
+        minSimilarity = body.readOptionalDouble();
+        tookMillis = body.readVLong();
+        phases = new Phases(body.readVLong(), body.readVLong(), body.readVLong(), body.readVLong());
+        int totalDocs = body.readVInt();
+        int groupsTotal = body.readVInt();
+        long duplicatesTotal = body.readVLong();
+        List<DuplicateGroups.Group> groups = body.readCollectionAsList(DuplicatesResponse::readGroup);
         page = new DuplicateGroups.Page(totalDocs, groupsTotal, duplicatesTotal, groups);
-        groupIdField = in.readOptionalString();
-        updated = in.readVLong();
-        peakMemoryBytes = in.readVLong();
+        groupIdField = body.readOptionalString();
+        updated = body.readVLong();
+        peakMemoryBytes = body.readVLong();
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeString(field);
-        out.writeVInt(maxDistance);
-        out.writeOptionalDouble(minSimilarity);
-        out.writeVLong(tookMillis);
-        out.writeVLong(phases.readMillis());
-        out.writeVLong(phases.groupMillis());
-        out.writeVLong(phases.membersMillis());
-        out.writeVLong(phases.writeMillis());
-        out.writeVInt(page.totalDocs());
-        out.writeVInt(page.groupsTotal());
-        out.writeVLong(page.duplicatesTotal());
-        out.writeCollection(page.groups(), (o, g) -> {
-            o.writeString(g.groupId());
-            o.writeVInt(g.size());
-            o.writeCollection(g.members(), DuplicatesResponse::writeMember);
-            o.writeBoolean(g.representative() != null);
-            if (g.representative() != null) {
-                writeMember(o, g.representative());
+        WireEnvelope.write(out, body -> {
+            body.writeString(field);
+            body.writeVInt(maxDistance);
+            body.writeOptionalDouble(minSimilarity);
+            body.writeVLong(tookMillis);
+            body.writeVLong(phases.readMillis());
+            body.writeVLong(phases.groupMillis());
+            body.writeVLong(phases.membersMillis());
+            body.writeVLong(phases.writeMillis());
+            body.writeVInt(page.totalDocs());
+            body.writeVInt(page.groupsTotal());
+            body.writeVLong(page.duplicatesTotal());
+            body.writeCollection(page.groups(), DuplicatesResponse::writeGroup);
+            body.writeOptionalString(groupIdField);
+            body.writeVLong(updated);
+            body.writeVLong(peakMemoryBytes);
+        });
+    }
+
+    // each group has an envelope of its own, so a later release can append fields to it (and to its members)
+    private static DuplicateGroups.Group readGroup(StreamInput in) throws IOException {
+        StreamInput g = WireEnvelope.read(in).in();
+        return new DuplicateGroups.Group(g.readString(), g.readVInt(), g.readCollectionAsList(DuplicatesResponse::readMember),
+            g.readBoolean() ? readMember(g) : null);
+    }
+
+    private static void writeGroup(StreamOutput out, DuplicateGroups.Group group) throws IOException {
+        WireEnvelope.write(out, o -> {
+            o.writeString(group.groupId());
+            o.writeVInt(group.size());
+            o.writeCollection(group.members(), DuplicatesResponse::writeMember);
+            o.writeBoolean(group.representative() != null);
+            if (group.representative() != null) {
+                writeMember(o, group.representative());
             }
         });
-        out.writeOptionalString(groupIdField);
-        out.writeVLong(updated);
-        out.writeVLong(peakMemoryBytes);
     }
 
     private static DuplicateGroups.Member readMember(StreamInput in) throws IOException {

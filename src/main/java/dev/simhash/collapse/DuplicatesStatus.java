@@ -1,5 +1,7 @@
 package dev.simhash.collapse;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.tasks.Task;
@@ -31,18 +33,26 @@ public record DuplicatesStatus(Phase phase, int slices, long docsRead, long docs
     }
 
     public DuplicatesStatus(StreamInput in) throws IOException {
-        this(in.readEnum(Phase.class), in.readVInt(), in.readVLong(), in.readZLong(), in.readVLong(), in.readVLong(), in.readVLong());
+        this(WireEnvelope.read(in).in(), null);
+    }
+
+    // the record's canonical constructor must come first, so the body is read in a constructor of its own
+    private DuplicatesStatus(StreamInput body, Void unused) throws IOException {
+        this(body.readEnum(Phase.class), body.readVInt(), body.readVLong(), body.readZLong(), body.readVLong(), body.readVLong(),
+            body.readVLong());
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeEnum(phase);
-        out.writeVInt(slices);
-        out.writeVLong(docsRead);
-        out.writeZLong(docsTotal);
-        out.writeVLong(groupsFound);
-        out.writeVLong(docsWritten);
-        out.writeVLong(docsToWrite);
+        WireEnvelope.write(out, body -> {
+            body.writeEnum(phase);
+            body.writeVInt(slices);
+            body.writeVLong(docsRead);
+            body.writeZLong(docsTotal);
+            body.writeVLong(groupsFound);
+            body.writeVLong(docsWritten);
+            body.writeVLong(docsToWrite);
+        });
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.simhash.collapse;
 
 import dev.simhash.core.SimHash;
+import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
@@ -65,20 +66,23 @@ record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, Doubl
     }
 
     static FoldParams readFrom(StreamInput in) throws IOException {
-        return new FoldParams(in.readString(), in.readVInt(), in.readBoolean(), in.readOptionalDouble(), in.readBoolean(), in.readVInt(),
-            in.readBoolean(), in.readVInt());
+        StreamInput body = WireEnvelope.read(in).in();
+        return new FoldParams(body.readString(), body.readVInt(), body.readBoolean(), body.readOptionalDouble(), body.readBoolean(),
+            body.readVInt(), body.readBoolean(), body.readVInt());
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeString(field);
-        out.writeVInt(maxDistance);
-        out.writeBoolean(maxDistanceGiven);
-        out.writeOptionalDouble(minSimilarity);
-        out.writeBoolean(minSimilarityGiven);
-        out.writeVInt(window);
-        out.writeBoolean(windowGiven);
-        out.writeVInt(members);
+        WireEnvelope.write(out, body -> {
+            body.writeString(field);
+            body.writeVInt(maxDistance);
+            body.writeBoolean(maxDistanceGiven);
+            body.writeOptionalDouble(minSimilarity);
+            body.writeBoolean(minSimilarityGiven);
+            body.writeVInt(window);
+            body.writeBoolean(windowGiven);
+            body.writeVInt(members);
+        });
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.simhash.collapse;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.IndicesRequest;
@@ -60,21 +62,24 @@ public final class FoldRequest extends ActionRequest implements IndicesRequest.R
 
     public FoldRequest(StreamInput in) throws IOException {
         super(in);
-        search = new SearchRequest(in);
-        fold = FoldParams.readFrom(in);
-        from = in.readVInt();
-        size = in.readVInt();
-        indices = in.readStringArray();
+        StreamInput body = WireEnvelope.read(in).in();
+        search = new SearchRequest(body);
+        fold = FoldParams.readFrom(body);
+        from = body.readVInt();
+        size = body.readVInt();
+        indices = body.readStringArray();
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         super.writeTo(out);
-        search.writeTo(out);
-        fold.writeTo(out);
-        out.writeVInt(from);
-        out.writeVInt(size);
-        out.writeStringArray(indices);
+        WireEnvelope.write(out, body -> {
+            search.writeTo(body);
+            fold.writeTo(body);
+            body.writeVInt(from);
+            body.writeVInt(size);
+            body.writeStringArray(indices);
+        });
     }
 
     /**

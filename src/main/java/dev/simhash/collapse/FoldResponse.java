@@ -2,6 +2,7 @@ package dev.simhash.collapse;
 
 import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.SimHash;
+import dev.simhash.wire.WireEnvelope;
 
 import org.apache.lucene.search.TotalHits;
 import org.elasticsearch.action.ActionResponse;
@@ -60,22 +61,35 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
     }
 
     public FoldResponse(StreamInput in) throws IOException {
-        search = new SearchResponse(in);
-        fold = FoldParams.readFrom(in);
-        tookMillis = in.readVLong();
-        groups = in.readVInt();
-        page = in.readCollectionAsList(i -> new Representative(i.readVInt(), i.readOptionalLong(), i.readVInt(),
-            i.readBoolean() ? i.readCollectionAsList(m -> new Member(m.readVInt(), m.readVInt(), m.readOptionalDouble())) : null));
+        StreamInput body = WireEnvelope.read(in).in();
+        search = new SearchResponse(body);
+        fold = FoldParams.readFrom(body);
+        tookMillis = body.readVLong();
+        groups = body.readVInt();
+        page = body.readCollectionAsList(FoldResponse::readRepresentative);
         refs = AbstractRefCounted.of(search::decRef);
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        search.writeTo(out);
-        fold.writeTo(out);
-        out.writeVLong(tookMillis);
-        out.writeVInt(groups);
-        out.writeCollection(page, (o, r) -> {
+        WireEnvelope.write(out, body -> {
+            search.writeTo(body);
+            fold.writeTo(body);
+            body.writeVLong(tookMillis);
+            body.writeVInt(groups);
+            body.writeCollection(page, FoldResponse::writeRepresentative);
+        });
+    }
+
+    // each representative has an envelope of its own, so a later release can append fields to it (and to its members)
+    private static Representative readRepresentative(StreamInput in) throws IOException {
+        StreamInput r = WireEnvelope.read(in).in();
+        return new Representative(r.readVInt(), r.readOptionalLong(), r.readVInt(),
+            r.readBoolean() ? r.readCollectionAsList(m -> new Member(m.readVInt(), m.readVInt(), m.readOptionalDouble())) : null);
+    }
+
+    private static void writeRepresentative(StreamOutput out, Representative r) throws IOException {
+        WireEnvelope.write(out, o -> {
             o.writeVInt(r.hit());
             o.writeOptionalLong(r.hash());
             o.writeVInt(r.folded());

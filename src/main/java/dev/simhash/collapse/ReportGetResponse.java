@@ -1,5 +1,7 @@
 package dev.simhash.collapse;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
@@ -19,7 +21,8 @@ public final class ReportGetResponse extends ActionResponse implements ToXConten
     }
 
     public ReportGetResponse(StreamInput in) throws IOException {
-        this.view = in.readGenericMap();
+        StreamInput body = WireEnvelope.read(in).in();
+        this.view = body.readGenericMap();
     }
 
     public Map<String, Object> view() {
@@ -28,7 +31,7 @@ public final class ReportGetResponse extends ActionResponse implements ToXConten
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeGenericMap(view);
+        WireEnvelope.write(out, body -> body.writeGenericMap(view));
     }
 
     @Override

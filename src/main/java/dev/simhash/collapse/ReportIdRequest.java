@@ -1,6 +1,7 @@
 package dev.simhash.collapse;
 
 import dev.simhash.core.SimHash;
+import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -34,15 +35,18 @@ public abstract class ReportIdRequest extends ActionRequest implements IndicesRe
 
     protected ReportIdRequest(StreamInput in) throws IOException {
         super(in);
-        this.id = in.readString();
-        this.indices = in.readStringArray();
+        StreamInput body = WireEnvelope.read(in).in();
+        this.id = body.readString();
+        this.indices = body.readStringArray();
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         super.writeTo(out);
-        out.writeString(id);
-        out.writeStringArray(indices);
+        WireEnvelope.write(out, body -> {
+            body.writeString(id);
+            body.writeStringArray(indices);
+        });
     }
 
     public String id() {

@@ -1,10 +1,13 @@
 package dev.simhash.mapper;
 
 import dev.simhash.core.SimHash;
+import dev.simhash.wire.WireEnvelope;
 
+import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.search.DocValueFormat;
 
+import java.io.IOException;
 import java.util.function.LongSupplier;
 
 /**
@@ -26,9 +29,15 @@ public final class HexFormat implements DocValueFormat {
         return NAME;
     }
 
+    /** Reads the format: it has no fields yet, but an envelope, so that a later release can give it some. */
+    public static HexFormat readFrom(StreamInput in) throws IOException {
+        WireEnvelope.read(in);
+        return INSTANCE;
+    }
+
     @Override
-    public void writeTo(StreamOutput out) {
-        // stateless
+    public void writeTo(StreamOutput out) throws IOException {
+        WireEnvelope.write(out, body -> {});
     }
 
     @Override

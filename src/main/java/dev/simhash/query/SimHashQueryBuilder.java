@@ -11,6 +11,7 @@ import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.FingerprintField;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
+import dev.simhash.wire.WireEnvelope;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
@@ -115,21 +116,22 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
 
     public SimHashQueryBuilder(StreamInput in) throws IOException {
         super(in);
-        field = in.readString();
-        hash = in.readOptionalLong();
-        text = in.readOptionalString();
-        textOptions = in.readGenericMap();
-        if (in.readBoolean()) {
-            like = new Like(in.readOptionalString(), in.readString(), in.readOptionalString());
+        StreamInput body = WireEnvelope.read(in).in();
+        field = body.readString();
+        hash = body.readOptionalLong();
+        text = body.readOptionalString();
+        textOptions = body.readGenericMap();
+        if (body.readBoolean()) {
+            like = new Like(body.readOptionalString(), body.readString(), body.readOptionalString());
         }
-        include = in.readBoolean();
-        maxDistance = in.readOptionalVInt();
-        k = in.readOptionalVInt();
-        filter = in.readOptionalNamedWriteable(QueryBuilder.class);
-        excludeIndex = in.readOptionalString();
-        excludeId = in.readOptionalString();
-        minSimilarity = in.readOptionalDouble();
-        sketch = in.readOptionalByteArray();
+        include = body.readBoolean();
+        maxDistance = body.readOptionalVInt();
+        k = body.readOptionalVInt();
+        filter = body.readOptionalNamedWriteable(QueryBuilder.class);
+        excludeIndex = body.readOptionalString();
+        excludeId = body.readOptionalString();
+        minSimilarity = body.readOptionalDouble();
+        sketch = body.readOptionalByteArray();
         likeSupplier = null;
     }
 
@@ -138,24 +140,26 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         if (likeSupplier != null) {
             throw new IllegalStateException("the [like] document must be fetched before the query is sent to shards (missing rewrite)");
         }
-        out.writeString(field);
-        out.writeOptionalLong(hash);
-        out.writeOptionalString(text);
-        out.writeGenericMap(textOptions);
-        out.writeBoolean(like != null);
-        if (like != null) {
-            out.writeOptionalString(like.index());
-            out.writeString(like.id());
-            out.writeOptionalString(like.routing());
-        }
-        out.writeBoolean(include);
-        out.writeOptionalVInt(maxDistance);
-        out.writeOptionalVInt(k);
-        out.writeOptionalNamedWriteable(filter);
-        out.writeOptionalString(excludeIndex);
-        out.writeOptionalString(excludeId);
-        out.writeOptionalDouble(minSimilarity);
-        out.writeOptionalByteArray(sketch);
+        WireEnvelope.write(out, body -> {
+            body.writeString(field);
+            body.writeOptionalLong(hash);
+            body.writeOptionalString(text);
+            body.writeGenericMap(textOptions);
+            body.writeBoolean(like != null);
+            if (like != null) {
+                body.writeOptionalString(like.index());
+                body.writeString(like.id());
+                body.writeOptionalString(like.routing());
+            }
+            body.writeBoolean(include);
+            body.writeOptionalVInt(maxDistance);
+            body.writeOptionalVInt(k);
+            body.writeOptionalNamedWriteable(filter);
+            body.writeOptionalString(excludeIndex);
+            body.writeOptionalString(excludeId);
+            body.writeOptionalDouble(minSimilarity);
+            body.writeOptionalByteArray(sketch);
+        });
     }
 
     public String field() {

@@ -1,6 +1,7 @@
 package dev.simhash.weights;
 
 import dev.simhash.compat.CompatProjectCustom;
+import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.ElasticsearchStatusException;
 import org.elasticsearch.ResourceNotFoundException;
@@ -63,13 +64,14 @@ public final class DeleteWeightsAction {
 
         public Request(StreamInput in) throws IOException {
             super(in);
-            this.name = in.readString();
+            StreamInput body = WireEnvelope.read(in).in();
+            this.name = body.readString();
         }
 
         @Override
         public void writeTo(StreamOutput out) throws IOException {
             super.writeTo(out);
-            out.writeString(name);
+            WireEnvelope.write(out, body -> body.writeString(name));
         }
 
         @Override

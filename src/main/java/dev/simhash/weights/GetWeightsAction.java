@@ -1,5 +1,7 @@
 package dev.simhash.weights;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.ExceptionsHelper;
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.ActionRequest;
@@ -48,15 +50,18 @@ public final class GetWeightsAction {
 
         public Request(StreamInput in) throws IOException {
             super(in);
-            this.name = in.readOptionalString();
-            this.featureLimit = in.readVInt();
+            StreamInput body = WireEnvelope.read(in).in();
+            this.name = body.readOptionalString();
+            this.featureLimit = body.readVInt();
         }
 
         @Override
         public void writeTo(StreamOutput out) throws IOException {
             super.writeTo(out);
-            out.writeOptionalString(name);
-            out.writeVInt(featureLimit);
+            WireEnvelope.write(out, body -> {
+                body.writeOptionalString(name);
+                body.writeVInt(featureLimit);
+            });
         }
 
         @Override
@@ -78,24 +83,27 @@ public final class GetWeightsAction {
         }
 
         public Response(StreamInput in) throws IOException {
-            this.name = in.readOptionalString();
-            int n = in.readVInt();
+            StreamInput body = WireEnvelope.read(in).in();
+            this.name = body.readOptionalString();
+            int n = body.readVInt();
             List<WeightsTable> t = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                t.add(WeightsMetadata.readTable(in));
+                t.add(WeightsMetadata.readTable(body));
             }
             this.tables = t;
-            this.featureLimit = in.readVInt();
+            this.featureLimit = body.readVInt();
         }
 
         @Override
         public void writeTo(StreamOutput out) throws IOException {
-            out.writeOptionalString(name);
-            out.writeVInt(tables.size());
-            for (WeightsTable t : tables) {
-                WeightsMetadata.writeTable(out, t);
-            }
-            out.writeVInt(featureLimit);
+            WireEnvelope.write(out, body -> {
+                body.writeOptionalString(name);
+                body.writeVInt(tables.size());
+                for (WeightsTable t : tables) {
+                    WeightsMetadata.writeTable(body, t);
+                }
+                body.writeVInt(featureLimit);
+            });
         }
 
         @Override

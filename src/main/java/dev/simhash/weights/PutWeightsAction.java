@@ -2,6 +2,7 @@ package dev.simhash.weights;
 
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
+import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -175,53 +176,56 @@ public final class PutWeightsAction {
 
         public Request(StreamInput in) throws IOException {
             super(in);
-            name = in.readString();
-            version = in.readOptionalString();
-            if (in.readBoolean()) {
-                int n = in.readVInt();
+            StreamInput body = WireEnvelope.read(in).in();
+            name = body.readString();
+            version = body.readOptionalString();
+            if (body.readBoolean()) {
+                int n = body.readVInt();
                 Map<String, Double> m = new HashMap<>();
                 for (int i = 0; i < n; i++) {
-                    m.put(in.readString(), in.readDouble());
+                    m.put(body.readString(), body.readDouble());
                 }
                 features = m;
             } else {
                 features = null;
             }
-            defaultWeight = in.readDouble();
-            index = in.readOptionalString();
-            field = in.readOptionalString();
-            sampleSize = in.readVInt();
-            minDf = in.readVInt();
-            maxFeatures = in.readVInt();
-            analyzer = in.readOptionalString();
-            shingleSize = in.readVInt();
-            seed = in.readInt();
-            shouldStoreResult = in.readBoolean();
+            defaultWeight = body.readDouble();
+            index = body.readOptionalString();
+            field = body.readOptionalString();
+            sampleSize = body.readVInt();
+            minDf = body.readVInt();
+            maxFeatures = body.readVInt();
+            analyzer = body.readOptionalString();
+            shingleSize = body.readVInt();
+            seed = body.readInt();
+            shouldStoreResult = body.readBoolean();
         }
 
         @Override
         public void writeTo(StreamOutput out) throws IOException {
             super.writeTo(out);
-            out.writeString(name);
-            out.writeOptionalString(version);
-            out.writeBoolean(features != null);
-            if (features != null) {
-                out.writeVInt(features.size());
-                for (Map.Entry<String, Double> e : features.entrySet()) {
-                    out.writeString(e.getKey());
-                    out.writeDouble(e.getValue());
+            WireEnvelope.write(out, body -> {
+                body.writeString(name);
+                body.writeOptionalString(version);
+                body.writeBoolean(features != null);
+                if (features != null) {
+                    body.writeVInt(features.size());
+                    for (Map.Entry<String, Double> e : features.entrySet()) {
+                        body.writeString(e.getKey());
+                        body.writeDouble(e.getValue());
+                    }
                 }
-            }
-            out.writeDouble(defaultWeight);
-            out.writeOptionalString(index);
-            out.writeOptionalString(field);
-            out.writeVInt(sampleSize);
-            out.writeVInt(minDf);
-            out.writeVInt(maxFeatures);
-            out.writeOptionalString(analyzer);
-            out.writeVInt(shingleSize);
-            out.writeInt(seed);
-            out.writeBoolean(shouldStoreResult);
+                body.writeDouble(defaultWeight);
+                body.writeOptionalString(index);
+                body.writeOptionalString(field);
+                body.writeVInt(sampleSize);
+                body.writeVInt(minDf);
+                body.writeVInt(maxFeatures);
+                body.writeOptionalString(analyzer);
+                body.writeVInt(shingleSize);
+                body.writeInt(seed);
+                body.writeBoolean(shouldStoreResult);
+            });
         }
 
         @Override
@@ -372,14 +376,17 @@ public final class PutWeightsAction {
         }
 
         public Response(StreamInput in) throws IOException {
-            this.table = WeightsMetadata.readTable(in);
-            this.acknowledged = in.readBoolean();
+            StreamInput body = WireEnvelope.read(in).in();
+            this.table = WeightsMetadata.readTable(body);
+            this.acknowledged = body.readBoolean();
         }
 
         @Override
         public void writeTo(StreamOutput out) throws IOException {
-            WeightsMetadata.writeTable(out, table);
-            out.writeBoolean(acknowledged);
+            WireEnvelope.write(out, body -> {
+                WeightsMetadata.writeTable(body, table);
+                body.writeBoolean(acknowledged);
+            });
         }
 
         public boolean isAcknowledged() {

@@ -1,5 +1,7 @@
 package dev.simhash.weights;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.ElasticsearchStatusException;
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -47,13 +49,14 @@ public final class StoreWeightsAction {
 
         public Request(StreamInput in) throws IOException {
             super(in);
-            this.table = WeightsMetadata.readTable(in);
+            StreamInput body = WireEnvelope.read(in).in();
+            this.table = WeightsMetadata.readTable(body);
         }
 
         @Override
         public void writeTo(StreamOutput out) throws IOException {
             super.writeTo(out);
-            WeightsMetadata.writeTable(out, table);
+            WireEnvelope.write(out, body -> WeightsMetadata.writeTable(body, table));
         }
 
         @Override

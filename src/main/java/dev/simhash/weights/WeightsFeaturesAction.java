@@ -1,5 +1,7 @@
 package dev.simhash.weights;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -66,15 +68,18 @@ public final class WeightsFeaturesAction {
 
         public Request(StreamInput in) throws IOException {
             super(in);
-            this.name = in.readString();
-            this.indices = in.readStringArray();
+            StreamInput body = WireEnvelope.read(in).in();
+            this.name = body.readString();
+            this.indices = body.readStringArray();
         }
 
         @Override
         public void writeTo(StreamOutput out) throws IOException {
             super.writeTo(out);
-            out.writeString(name);
-            out.writeStringArray(indices);
+            WireEnvelope.write(out, body -> {
+                body.writeString(name);
+                body.writeStringArray(indices);
+            });
         }
 
         public String name() {
@@ -107,12 +112,13 @@ public final class WeightsFeaturesAction {
         }
 
         public Response(StreamInput in) throws IOException {
-            this.table = WeightsMetadata.readTable(in);
+            StreamInput body = WireEnvelope.read(in).in();
+            this.table = WeightsMetadata.readTable(body);
         }
 
         @Override
         public void writeTo(StreamOutput out) throws IOException {
-            WeightsMetadata.writeTable(out, table);
+            WireEnvelope.write(out, body -> WeightsMetadata.writeTable(body, table));
         }
 
         public WeightsTable table() {

@@ -2,6 +2,7 @@ package dev.simhash.weights;
 
 import dev.simhash.compat.CompatProjectCustom;
 import dev.simhash.core.FingerprintSpec;
+import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.TransportVersion;
 import org.elasticsearch.common.io.stream.StreamInput;
@@ -60,48 +61,54 @@ public final class WeightsMetadata extends CompatProjectCustom {
     }
 
     public WeightsMetadata(StreamInput in) throws IOException {
-        int n = in.readVInt();
+        StreamInput body = WireEnvelope.read(in).in();
+        int n = body.readVInt();
         Map<String, WeightsTable> m = new HashMap<>();
         for (int t = 0; t < n; t++) {
-            WeightsTable table = readTable(in);
+            WeightsTable table = readTable(body);
             m.put(table.name(), table);
         }
         this.tables = Collections.unmodifiableMap(new TreeMap<>(m));
     }
 
     static WeightsTable readTable(StreamInput in) throws IOException {
-        String name = in.readString();
-        FingerprintSpec.Version version = FingerprintSpec.Version.fromOption(in.readString());
-        double defaultWeight = in.readDouble();
-        int size = in.readVInt();
+        StreamInput body = WireEnvelope.read(in).in();
+        String name = body.readString();
+        FingerprintSpec.Version version = FingerprintSpec.Version.fromOption(body.readString());
+        double defaultWeight = body.readDouble();
+        int size = body.readVInt();
         Map<String, Double> factors = new HashMap<>(Math.max(16, size * 4 / 3 + 1));
         for (int i = 0; i < size; i++) {
-            factors.put(in.readString(), in.readDouble());
+            factors.put(body.readString(), body.readDouble());
         }
-        Map<String, Object> source = in.readGenericMap();
-        long created = in.readLong();
+        Map<String, Object> source = body.readGenericMap();
+        long created = body.readLong();
         return new WeightsTable(name, version, factors, defaultWeight, source, created);
     }
 
     static void writeTable(StreamOutput out, WeightsTable table) throws IOException {
-        out.writeString(table.name());
-        out.writeString(table.version().optionName());
-        out.writeDouble(table.defaultWeight());
-        out.writeVInt(table.size());
-        for (int i = 0; i < table.size(); i++) {
-            out.writeString(table.feature(i));
-            out.writeDouble(table.factor(i));
-        }
-        out.writeGenericMap(table.source());
-        out.writeLong(table.createdMillis());
+        WireEnvelope.write(out, body -> {
+            body.writeString(table.name());
+            body.writeString(table.version().optionName());
+            body.writeDouble(table.defaultWeight());
+            body.writeVInt(table.size());
+            for (int i = 0; i < table.size(); i++) {
+                body.writeString(table.feature(i));
+                body.writeDouble(table.factor(i));
+            }
+            body.writeGenericMap(table.source());
+            body.writeLong(table.createdMillis());
+        });
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeVInt(tables.size());
-        for (WeightsTable t : tables.values()) {
-            writeTable(out, t);
-        }
+        WireEnvelope.write(out, body -> {
+            body.writeVInt(tables.size());
+            for (WeightsTable t : tables.values()) {
+                writeTable(body, t);
+            }
+        });
     }
 
     @Override

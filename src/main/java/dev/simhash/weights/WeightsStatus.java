@@ -1,5 +1,7 @@
 package dev.simhash.weights;
 
+import dev.simhash.wire.WireEnvelope;
+
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.tasks.Task;
@@ -18,15 +20,22 @@ public record WeightsStatus(String phase, long docsRead, long sampleSize, int fe
     public static final String NAME = "simhash_weights";
 
     public WeightsStatus(StreamInput in) throws IOException {
-        this(in.readString(), in.readVLong(), in.readVLong(), in.readVInt());
+        this(WireEnvelope.read(in).in(), null);
+    }
+
+    // the record's canonical constructor must come first, so the body is read in a constructor of its own
+    private WeightsStatus(StreamInput body, Void unused) throws IOException {
+        this(body.readString(), body.readVLong(), body.readVLong(), body.readVInt());
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeString(phase);
-        out.writeVLong(docsRead);
-        out.writeVLong(sampleSize);
-        out.writeVInt(featuresCounted);
+        WireEnvelope.write(out, body -> {
+            body.writeString(phase);
+            body.writeVLong(docsRead);
+            body.writeVLong(sampleSize);
+            body.writeVInt(featuresCounted);
+        });
     }
 
     @Override
