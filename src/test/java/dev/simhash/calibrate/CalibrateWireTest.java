@@ -1,5 +1,7 @@
 package dev.simhash.calibrate;
 
+import dev.simhash.wire.WireTesting;
+
 import org.elasticsearch.common.Strings;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.test.ESTestCase;
@@ -85,6 +87,9 @@ public class CalibrateWireTest extends ESTestCase {
         assertEquals(77, copy.sampleSize());
         assertEquals(5, copy.seed());
         assertEquals(0.01, copy.maxFalseMatchRate(), 0);
+        // as the next plugin release sends it (fields appended to its envelope)
+        CalibrateRequest next = WireTesting.fromNextRelease(r, new NamedWriteableRegistry(List.of()), CalibrateRequest::new);
+        assertEquals(WireTesting.write(r), WireTesting.write(next));
 
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("field", "fp");
@@ -96,6 +101,7 @@ public class CalibrateWireTest extends ESTestCase {
         CalibrateResponse response = new CalibrateResponse(report);
         CalibrateResponse back = copyWriteable(response, new NamedWriteableRegistry(List.of()), CalibrateResponse::new);
         assertEquals(report, back.report());
+        assertEquals(report, WireTesting.fromNextRelease(response, new NamedWriteableRegistry(List.of()), CalibrateResponse::new).report());
         assertEquals("{\"field\":\"fp\",\"by_k\":[{\"k\":0,\"recall\":{\"1%\":0.5}}],\"recommendation\":{\"max_distance\":3}}",
             Strings.toString(back));
     }

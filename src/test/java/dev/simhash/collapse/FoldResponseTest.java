@@ -1,5 +1,7 @@
 package dev.simhash.collapse;
 
+import dev.simhash.wire.WireTesting;
+
 import org.apache.lucene.search.TotalHits;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
@@ -76,6 +78,14 @@ public class FoldResponseTest extends ESTestCase {
                 assertEquals(json, Strings.toString(copy).replaceFirst("\"took\":\\d+", "\"took\":0"));
             } finally {
                 copy.decRef();
+            }
+            // as the next plugin release sends it (fields appended to its envelope)
+            FoldResponse next = WireTesting.fromNextRelease(folded, new NamedWriteableRegistry(new SearchModule(Settings.EMPTY,
+                List.of()).getNamedWriteables()), FoldResponse::new);
+            try {
+                assertEquals(json, Strings.toString(next).replaceFirst("\"took\":\\d+", "\"took\":0"));
+            } finally {
+                next.decRef();
             }
         } finally {
             folded.decRef();

@@ -9,6 +9,7 @@ import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHashV2;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.core.Weighting;
+import dev.simhash.wire.WireTesting;
 
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -158,6 +159,16 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
         int radius = builder.maxDistance() != null ? builder.maxDistance()
             : builder.hash() == null && builder.textSpec().version() == FingerprintSpec.Version.V2 ? 6 : 3;
         assertEquals(radius, q.maxDistance());
+    }
+
+    /** A query sent by a node of the next plugin release (fields appended to its envelope) keeps its meaning here. */
+    public void testReadsTheNextReleasesWireForm() throws IOException {
+        for (int i = 0; i < NUMBER_OF_TESTQUERIES; i++) {
+            // boost and name left at their defaults: WireTesting finds the envelope after them
+            SimHashQueryBuilder b = doCreateTestQueryBuilder();
+            assertEquals(b, WireTesting.roundTrip(b, namedWriteableRegistry(), SimHashQueryBuilder::new));
+            assertEquals(b, WireTesting.fromNextRelease(b, namedWriteableRegistry(), SimHashQueryBuilder::new));
+        }
     }
 
     public void testParsesHexAndSignedLongHashes() throws IOException {
