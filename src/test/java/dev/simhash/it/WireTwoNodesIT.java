@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The plugin's messages between two real nodes, each in its wire envelope: the index's only shard is on node 0 and
- * every request goes to node 1, so the query (with a query inside it), the sort values' hex format, the fold's and the
+ * every request goes to node 1, so the query (with a query inside it), the field's hex format, the fold's and the
  * report's searches, a background report read back through the other node, and the feature-weight tables (stored by
  * the master, published in the cluster state) all cross the transport between the nodes.
  */
@@ -116,16 +115,19 @@ class WireTwoNodesIT {
         }
     }
 
+    /** A terms aggregation's shard result carries the field's hex format to the coordinating node: its keys as strings. */
     @Test
-    void sortValuesComeBackInTheHexFormat() {
-        Rest.Answer a = other.ok("POST", "/" + INDEX + "/_search", "{\"size\": 10, \"sort\": [{\"fp\": \"asc\"}]}");
-        List<String> expected = new ArrayList<>();
-        DOCS.values().stream().sorted().forEach(h -> expected.add(hex(h)));
-        List<Object> sorted = new ArrayList<>();
-        for (Map<String, Object> hit : a.<List<Map<String, Object>>>at("hits.hits")) {
-            sorted.add(((List<?>) hit.get("sort")).get(0));
+    void aggregationKeysComeBackInTheHexFormat() {
+        Rest.Answer a = other.ok("POST", "/" + INDEX + "/_search", "{\"size\": 0, \"aggs\": {\"fps\": {\"terms\": {\"field\": \"fp\", "
+            + "\"size\": 10}}}}");
+        TreeSet<String> expected = new TreeSet<>();
+        DOCS.values().forEach(h -> expected.add(hex(h)));
+        TreeSet<String> keys = new TreeSet<>();
+        for (Map<String, Object> bucket : a.<List<Map<String, Object>>>at("aggregations.fps.buckets")) {
+            assertEquals(hex(((Number) bucket.get("key")).longValue()), bucket.get("key_as_string"), bucket.toString());
+            keys.add((String) bucket.get("key_as_string"));
         }
-        assertEquals(expected, sorted, a.toString());
+        assertEquals(expected, keys, a.toString());
     }
 
     @Test
