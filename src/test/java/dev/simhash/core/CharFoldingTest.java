@@ -2,6 +2,7 @@ package dev.simhash.core;
 
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,9 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@ExtendWith(TestSeeds.class)
 class CharFoldingTest {
 
-    private static final AtomicLong SEEDS = new AtomicLong(Long.getLong("tests.seed", System.nanoTime()));
+    private static final AtomicLong SEEDS = TestSeeds.sequence();
     /** Reused by every repetition, as a thread's buffer is. */
     private static final CharFolding.Buffer SHARED = new CharFolding.Buffer();
 

@@ -2,6 +2,7 @@ package dev.simhash.core;
 
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,9 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The fast path (FeatureBag + SimHashAccumulator) agrees bit for bit with the naive reference. */
+@ExtendWith(TestSeeds.class)
 class FeatureBagRandomizedTest {
 
-    private static final AtomicLong SEEDS = new AtomicLong(Long.getLong("tests.seed", System.nanoTime()));
+    private static final AtomicLong SEEDS = TestSeeds.sequence();
 
     private static String randomToken(Random r) {
         int len = 1 + r.nextInt(8);

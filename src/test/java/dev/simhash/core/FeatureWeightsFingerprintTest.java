@@ -5,6 +5,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,9 +28,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the naive references multiply each weight by the table's factor (v2: {@link ReferenceSimHashV2}, the golden vectors'
  * weighted cases; v1: {@link ReferenceSimHash}'s weights times the factor), and the table is looked up by name, lazily.
  */
+@ExtendWith(TestSeeds.class)
 class FeatureWeightsFingerprintTest {
 
-    private static final AtomicLong SEEDS = new AtomicLong(Long.getLong("tests.seed", System.nanoTime()));
+    private static final AtomicLong SEEDS = TestSeeds.sequence();
 
     /** A table for the tests: factors by feature, others {@code defaultWeight}. */
     record Table(FingerprintSpec.Version version, Map<String, Double> factors, double defaultWeight) implements FeatureWeights {

@@ -2,6 +2,7 @@ package dev.simhash.core;
 
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,9 +30,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * weight see every kind of document before). The same harness is shown to catch deliberately broken
  * variants of the algorithm (defined here, in the test only).
  */
+@ExtendWith(TestSeeds.class)
 class SimHashAccumulatorIdentityTest {
 
-    private static final AtomicLong SEEDS = new AtomicLong(Long.getLong("tests.seed", System.nanoTime()));
+    private static final AtomicLong SEEDS = TestSeeds.sequence();
     /** Reused across all repetitions: every case also checks reset(). */
     private static final SimHashAccumulator SHARED = new SimHashAccumulator();
     private static final long TWO_53 = 1L << 53;
@@ -846,14 +848,14 @@ class SimHashAccumulatorIdentityTest {
     }
 
     @Test
-    void harnessCatchesEveryBrokenVariant() {
+    void oracleCatchesEveryBrokenVariant() {
         for (Bug bug : Bug.values()) {
             assertCaught(bug, new Broken(bug));
         }
     }
 
     @Test
-    void harnessPassesTheBrokenVariantWithoutItsBug() {
+    void oraclePassesTheBrokenVariantWithoutItsBug() {
         assertPasses(new Broken(null), 500);
     }
 
@@ -1324,14 +1326,14 @@ class SimHashAccumulatorIdentityTest {
     }
 
     @Test
-    void harnessCatchesEveryBrokenClassVariant() {
+    void oracleCatchesEveryBrokenClassVariant() {
         for (ClassBug bug : ClassBug.values()) {
             assertCaught(bug, new PlainClasses(bug));
         }
     }
 
     @Test
-    void harnessPassesThePlainClassVariantWithoutItsBug() {
+    void oraclePassesThePlainClassVariantWithoutItsBug() {
         assertPasses(new PlainClasses(null), 1000);
     }
 }

@@ -2,6 +2,7 @@ package dev.simhash.core;
 
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.OptionalLong;
@@ -11,9 +12,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The buffer-reusing feature hash is SimHash.featureHash (String.getBytes(UTF_8)) on any string, malformed ones included. */
+@ExtendWith(TestSeeds.class)
 class Utf8FeatureHasherTest {
 
-    private static final AtomicLong SEEDS = new AtomicLong(Long.getLong("tests.seed", System.nanoTime()));
+    private static final AtomicLong SEEDS = TestSeeds.sequence();
     private static final Utf8FeatureHasher SHARED = new Utf8FeatureHasher();
 
     static String randomString(Random r) {
