@@ -1,0 +1,6 @@
+package dev.simhash.compat;
+
+import org.elasticsearch.index.mapper.MapperTestCase;
+
+/** Base of the {@code simhash} field's {@link MapperTestCase}s: this line's contract needs nothing beyond it. */
+public abstract class CompatMapperTestCase extends MapperTestCase {}
