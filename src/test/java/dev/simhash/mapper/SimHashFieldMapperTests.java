@@ -6,6 +6,7 @@ import dev.simhash.core.MinHashSketch;
 import org.elasticsearch.xcontent.XContentBuilder;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -38,6 +39,18 @@ public class SimHashFieldMapperTests extends SimHashMapperTestCase {
             text.append(randomBoolean() ? randomFrom(WORDS) : randomAlphaOfLengthBetween(1, 9).toLowerCase(Locale.ROOT)).append(' ');
         }
         return text.toString().trim();
+    }
+
+    /** A text with features has exactly one fingerprint (all texts of a document are one text), in 16 hex digits. */
+    @Override
+    protected void checkFetched(Object value, List<Object> fetched) {
+        assertTrue(fetched.size() <= 1);
+        for (Object v : fetched) {
+            assertTrue(String.valueOf(v), String.valueOf(v).matches("[0-9a-f]{16}"));
+        }
+        if (value instanceof String s && s.matches(".*[a-z].*")) {
+            assertEquals("a text with letters has a fingerprint: " + value, 1, fetched.size());
+        }
     }
 
     /**

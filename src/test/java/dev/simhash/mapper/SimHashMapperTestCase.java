@@ -3,17 +3,35 @@ package dev.simhash.mapper;
 import dev.simhash.SimHashPlugin;
 import dev.simhash.compat.CompatMapperTestCase;
 
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.tests.index.RandomIndexWriter;
 import org.elasticsearch.core.CheckedConsumer;
+import org.elasticsearch.index.fielddata.FieldDataContext;
+import org.elasticsearch.index.fielddata.IndexFieldDataCache;
+import org.elasticsearch.index.mapper.DocValueFetcher;
 import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.mapper.MapperService;
+import org.elasticsearch.index.mapper.ParsedDocument;
 import org.elasticsearch.index.mapper.TextSearchInfo;
+import org.elasticsearch.index.mapper.ValueFetcher;
+import org.elasticsearch.indices.breaker.NoneCircuitBreakerService;
+import org.elasticsearch.nativeaccess.NativeAccess;
 import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.search.lookup.Source;
 import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentType;
 import org.junit.AssumptionViolatedException;
+import org.junit.Before;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+
+import static org.hamcrest.Matchers.containsInAnyOrder;
 
 /**
  * What Elasticsearch's mapper contract needs of every {@code simhash} field, whatever its {@code input}: the plugin that
@@ -25,6 +43,51 @@ public abstract class SimHashMapperTestCase extends CompatMapperTestCase {
     protected Collection<? extends Plugin> getPlugins() {
         return List.of(new SimHashPlugin());
     }
+
+    /**
+     * The framework checks that index through {@code MapperServiceTestCase#withLuceneIndex} (final methods): that index is
+     * written with Elasticsearch's codec, whose stored fields need the native zstd library, and a unit-test JVM here has no
+     * native access (the libraries are not on Maven Central, and Elasticsearch refuses native access to a JVM running as
+     * root). Where native zstd is available they run. What they check is covered here by {@link #assertFetch} (the fetch
+     * checks, on an index with Lucene's codec) and on real nodes (FieldTypeIT: doc values, fields, sorting).
+     */
+    private static final Set<String> NEED_NATIVE_ZSTD = Set.of("testIndexTimeFieldData", "testSortShortcuts");
+
+    @Before
+    public void skipChecksThatNeedNativeZstd() {
+        assumeTrue("[" + getTestName() + "] writes with Elasticsearch's codec, which needs native zstd; this JVM has none",
+            NEED_NATIVE_ZSTD.contains(getTestName()) == false || NativeAccess.instance().getZstd() != null);
+    }
+
+    /**
+     * The framework's fetch check (the field's own value fetcher gives what its doc values give), on an index written with
+     * Lucene's codec instead of Elasticsearch's (see {@link #NEED_NATIVE_ZSTD}), and with the real search context.
+     */
+    @Override
+    protected void assertFetch(MapperService mapperService, String field, Object value, String format) throws IOException {
+        MappedFieldType ft = mapperService.fieldType(field);
+        ParsedDocument doc = mapperService.documentMapper().parse(source(b -> b.field(ft.name(), value)));
+        ValueFetcher fromDocValues = new DocValueFetcher(ft.docValueFormat(format, null),
+            ft.fielddataBuilder(FieldDataContext.noRuntimeFields("index", "test"))
+                .build(new IndexFieldDataCache.None(), new NoneCircuitBreakerService()));
+        ValueFetcher fromField = ft.valueFetcher(createSearchExecutionContext(mapperService), format);
+        try (Directory dir = newDirectory(); RandomIndexWriter iw = new RandomIndexWriter(random(), dir)) {
+            iw.addDocuments(doc.docs());
+            try (DirectoryReader reader = iw.getReader()) {
+                LeafReaderContext leaf = reader.leaves().get(0);
+                // both fetchers read doc values, never the source
+                Source source = Source.empty(XContentType.JSON);
+                fromDocValues.setNextReader(leaf);
+                fromField.setNextReader(leaf);
+                List<Object> expected = fromDocValues.fetchValues(source, 0, new ArrayList<>());
+                assertThat("fetching " + value, fromField.fetchValues(source, 0, new ArrayList<>()), containsInAnyOrder(expected.toArray()));
+                checkFetched(value, expected);
+            }
+        }
+    }
+
+    /** Checks the values fetched for a document with {@code value}, beyond the two fetchers agreeing. */
+    protected abstract void checkFetched(Object value, List<Object> fetched);
 
     /** A value of the field for a document, drawn at random. */
     protected abstract Object randomValue();
