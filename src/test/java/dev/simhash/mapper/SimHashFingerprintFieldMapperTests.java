@@ -75,7 +75,7 @@ public class SimHashFingerprintFieldMapperTests extends SimHashMapperTestCase {
         checker.registerConflictCheck(FingerprintSpec.VERSION, b -> b.field(FingerprintSpec.VERSION, "v1"));
         for (String option : List.of(FingerprintSpec.ANALYZER, FingerprintSpec.SHINGLE_SIZE, FingerprintSpec.WEIGHTING,
             FingerprintSpec.MIN_FEATURES, FingerprintSpec.WEIGHTS, FingerprintSpec.WEIGHTS_DIGEST, SimHashFieldMapper.SKETCH)) {
-            checker.registerIgnoredParameter(option);
+            ignoreParameter(checker, option);
         }
     }
 

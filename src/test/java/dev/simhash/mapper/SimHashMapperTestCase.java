@@ -8,15 +8,13 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.tests.index.RandomIndexWriter;
 import org.elasticsearch.core.CheckedConsumer;
-import org.elasticsearch.index.fielddata.FieldDataContext;
-import org.elasticsearch.index.fielddata.IndexFieldDataCache;
 import org.elasticsearch.index.mapper.DocValueFetcher;
 import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.mapper.MapperService;
 import org.elasticsearch.index.mapper.ParsedDocument;
 import org.elasticsearch.index.mapper.TextSearchInfo;
 import org.elasticsearch.index.mapper.ValueFetcher;
-import org.elasticsearch.indices.breaker.NoneCircuitBreakerService;
+import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.nativeaccess.NativeAccess;
 import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.search.lookup.Source;
@@ -67,10 +65,10 @@ public abstract class SimHashMapperTestCase extends CompatMapperTestCase {
     protected void assertFetch(MapperService mapperService, String field, Object value, String format) throws IOException {
         MappedFieldType ft = mapperService.fieldType(field);
         ParsedDocument doc = mapperService.documentMapper().parse(source(b -> b.field(ft.name(), value)));
+        SearchExecutionContext context = createSearchExecutionContext(mapperService);
         ValueFetcher fromDocValues = new DocValueFetcher(ft.docValueFormat(format, null),
-            ft.fielddataBuilder(FieldDataContext.noRuntimeFields("index", "test"))
-                .build(new IndexFieldDataCache.None(), new NoneCircuitBreakerService()));
-        ValueFetcher fromField = ft.valueFetcher(createSearchExecutionContext(mapperService), format);
+            context.getForField(ft, MappedFieldType.FielddataOperation.SEARCH));
+        ValueFetcher fromField = ft.valueFetcher(context, format);
         try (Directory dir = newDirectory(); RandomIndexWriter iw = new RandomIndexWriter(random(), dir)) {
             iw.addDocuments(doc.docs());
             try (DirectoryReader reader = iw.getReader()) {
