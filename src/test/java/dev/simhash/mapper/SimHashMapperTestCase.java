@@ -46,8 +46,10 @@ public abstract class SimHashMapperTestCase extends CompatMapperTestCase {
      * The framework checks that index through {@code MapperServiceTestCase#withLuceneIndex} (final methods): that index is
      * written with Elasticsearch's codec, whose stored fields need the native zstd library, and a unit-test JVM here has no
      * native access (the libraries are not on Maven Central, and Elasticsearch refuses native access to a JVM running as
-     * root). Where native zstd is available they run. What they check is covered here by {@link #assertFetch} (the fetch
-     * checks, on an index with Lucene's codec) and on real nodes (FieldTypeIT: doc values, fields, sorting).
+     * root). Where native zstd is available they run. Here they are skipped by name, and what they check is not checked
+     * elsewhere: index-time field data (runtime scripts reading the field while a document is indexed) and whether a sort
+     * on the field can skip documents. The fetch checks, which index the same way, run on Lucene's codec instead
+     * ({@link #assertFetch}).
      */
     private static final Set<String> NEED_NATIVE_ZSTD = Set.of("testIndexTimeFieldData", "testSortShortcuts");
 
@@ -80,7 +82,8 @@ public abstract class SimHashMapperTestCase extends CompatMapperTestCase {
                 fromDocValues.setNextReader(leaf);
                 fromField.setNextReader(leaf);
                 List<Object> expected = fromDocValues.fetchValues(source, 0, new ArrayList<>());
-                assertThat("fetching " + value, fromField.fetchValues(source, 0, new ArrayList<>()), containsInAnyOrder(expected.toArray()));
+                List<Object> fetched = fromField.fetchValues(source, 0, new ArrayList<>());
+                assertThat("fetching " + value, fetched, containsInAnyOrder(expected.toArray()));
                 checkFetched(value, expected);
             }
         }
