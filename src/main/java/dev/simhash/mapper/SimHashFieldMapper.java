@@ -79,7 +79,10 @@ public final class SimHashFieldMapper extends FieldMapper {
         Object defaultValue = defaultValue(option);
         return new Parameter<>(option, false, () -> defaultValue,
             (n, c, o) -> FingerprintSpec.canonicalValue(option, o),
-            m -> initializer.apply(toType(m)), (b, n, v) -> b.field(n, v), String::valueOf);
+            m -> initializer.apply(toType(m)), (b, n, v) -> b.field(n, v), String::valueOf)
+            // an option without a default (weights) is left out of include_defaults rather than written as null, which a
+            // mapping does not accept: the mapping GET _mapping?include_defaults shows must be one that can be put again
+            .setSerializerCheck((includeDefaults, isConfigured, v) -> v != null && (includeDefaults || isConfigured));
     }
 
     /** The value a mapping without the option gets: the latest version for a new field (recorded, see the Builder). */

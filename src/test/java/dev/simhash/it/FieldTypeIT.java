@@ -151,6 +151,26 @@ class FieldTypeIT {
         }
     }
 
+    /**
+     * The mapping {@code GET _mapping?include_defaults=true} shows for a simhash field can be put again as it is, and gives
+     * the same field (an option without a default was shown as null, which a mapping refuses).
+     */
+    @Test
+    void aFieldMappingWithItsDefaultsCanBePutAgain() {
+        rest.ok("PUT", "/ft-defaults", """
+            {"mappings": {"properties": {"fp": {"type": "simhash"}, "given": {"type": "simhash", "input": "fingerprint"},
+              "old": {"type": "simhash", "version": "v1", "shingle_size": 2}}}}""");
+        for (String field : List.of("fp", "given", "old")) {
+            Rest.Answer shown = rest.ok("GET", "/ft-defaults/_mapping/field/" + field + "?include_defaults=true", null);
+            Map<String, Object> withDefaults = shown.at("ft-defaults.mappings." + field + ".mapping." + field);
+            String copy = "ft-defaults-" + field;
+            Rest.Answer put = rest.put("/" + copy, toJson(Map.of("mappings", Map.of("properties", Map.of(field, withDefaults)))));
+            assertEquals(200, put.status(), put::body);
+            Rest.Answer again = rest.ok("GET", "/" + copy + "/_mapping/field/" + field + "?include_defaults=true", null);
+            assertEquals(withDefaults, again.at(copy + ".mappings." + field + ".mapping." + field), field);
+        }
+    }
+
     @AfterAll
     void drop() {
         rest.delete("/ft-*");
