@@ -8,7 +8,7 @@ import java.util.Random;
  * Near-duplicate texts for the chaos test, deterministic from a seed: a fixed set of base texts (mixed English-like words
  * and Chinese characters) and variants of them with a few words replaced, inserted or deleted.
  */
-final class ChaosCorpus {
+public final class ChaosCorpus {
 
     private static final int VOCABULARY = 3000;
     private static final int MIN_TOKENS = 50;
@@ -20,7 +20,7 @@ final class ChaosCorpus {
     private final List<String> words = new ArrayList<>();
     private final List<List<String>> bases = new ArrayList<>();
 
-    ChaosCorpus(long seed, int baseCount) {
+    public ChaosCorpus(long seed, int baseCount) {
         Random r = new Random(seed);
         for (int i = 0; i < VOCABULARY; i++) {
             words.add(r.nextInt(10) < 7 ? englishLike(r) : chinese(r));
@@ -34,12 +34,12 @@ final class ChaosCorpus {
         }
     }
 
-    int baseCount() {
+    public int baseCount() {
         return bases.size();
     }
 
     /** A variant of base {@code base}: 0 to 3 single-word edits, drawn from {@code r}. */
-    String variant(int base, Random r) {
+    public String variant(int base, Random r) {
         List<String> tokens = new ArrayList<>(bases.get(base));
         for (int e = 0, edits = r.nextInt(MAX_EDITS + 1); e < edits; e++) {
             int at = r.nextInt(tokens.size());

@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -192,6 +193,32 @@ public final class EsCluster implements AutoCloseable {
     /** Starts node {@code i} again (same ports, data and config) after {@link #killNode}. */
     public void restartNode(int i) throws IOException {
         nodes.get(i).start();
+    }
+
+    /**
+     * Restarts node {@code i} from another distribution (another Elasticsearch version with its plugins), keeping its data,
+     * ports and configuration: one step of a rolling upgrade. Stops the node first if it runs (gracefully) and does not wait
+     * for it to join. The node keeps its elasticsearch.yml, jvm.options.d and keystore; jvm.options and log4j2.properties,
+     * which a distribution ships and users leave alone (custom options belong in jvm.options.d), come from the new one, as an
+     * upgraded installation has them.
+     */
+    public void upgradeNode(int i, EsDistribution to) throws IOException {
+        Node n = nodes.get(i);
+        n.stop();
+        checkReachableByNodeUser(to.home());
+        for (String shipped : List.of("jvm.options", "log4j2.properties")) {
+            Files.copy(to.home().resolve("config").resolve(shipped), n.config().resolve(shipped), StandardCopyOption.REPLACE_EXISTING);
+        }
+        if (asRoot) {
+            chownForNodes(to.home(), n.dir);
+        }
+        n.distribution = to;
+        n.start();
+    }
+
+    /** The distribution node {@code i} runs: the cluster's, or the one {@link #upgradeNode} gave it. */
+    public EsDistribution distribution(int i) {
+        return nodes.get(i).distribution;
     }
 
     /** Stops node {@code i} gracefully (SIGTERM, SIGKILL after a grace period), as an orderly shutdown would. */
@@ -383,6 +410,8 @@ public final class EsCluster implements AutoCloseable {
         int httpPort;
         int transportPort;
         String heap = EsCluster.this.heap;
+        /** What the node starts from: the cluster's distribution until a rolling upgrade replaces it. */
+        volatile EsDistribution distribution = EsCluster.this.distribution;
         volatile Process process;
 
         Node(String name, Path dir) {
