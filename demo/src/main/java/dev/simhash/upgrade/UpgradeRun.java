@@ -29,6 +29,7 @@ final class UpgradeRun {
     private static final Duration JOIN_TIMEOUT = Duration.ofMinutes(5);
     private static final Duration GREEN_TIMEOUT = Duration.ofMinutes(4);
     private static final int MAX_SHOWN = 8;
+    private static final int DIFF_CONTEXT = 150;
 
     /** One step's outcome: what it was, the nodes' versions and health after it, its duration, counts and differences. */
     record Step(String name, String versions, String health, double seconds, int checks, long comparisons, List<String> differences) {}
@@ -140,11 +141,8 @@ final class UpgradeRun {
         admin.ok("PUT", "/_cluster/settings", toJson(Map.of("persistent", Map.of("cluster.routing.allocation.enable", "primaries"))));
         admin.ok("POST", "/_flush", null);
         cluster.upgradeNode(i, toDist);
+        awaitVersion(i);
         cluster.waitForStatus("yellow", JOIN_TIMEOUT);
-        String version = nodeVersions().get(cluster.nodeName(i));
-        if (!to.equals(version)) {
-            throw new AssertionError("node-" + i + " joined with version " + version + ", expected " + to);
-        }
         Map<String, Object> enable = new LinkedHashMap<>();
         enable.put("cluster.routing.allocation.enable", null);
         admin.ok("PUT", "/_cluster/settings", toJson(Map.of("persistent", enable)));
@@ -211,8 +209,7 @@ final class UpgradeRun {
                     comparisons++;
                     String now = seen.get(b.getKey());
                     if (!b.getValue().equals(now)) {
-                        differences.add("through node-" + i + ": " + b.getKey() + ": " + UpgradeData.abbreviate(String.valueOf(now))
-                            + " (baseline: " + UpgradeData.abbreviate(b.getValue()) + ")");
+                        differences.add("through node-" + i + ": " + b.getKey() + ": " + difference(b.getValue(), String.valueOf(now)));
                     }
                 }
             } catch (RuntimeException | AssertionError e) {
@@ -230,6 +227,38 @@ final class UpgradeRun {
             differences.size(), seconds(t));
         differences.stream().limit(MAX_SHOWN).forEach(d -> log.println("[upgrade]   " + d));
         steps.add(new Step(name, versions(), health, seconds(t), checks, comparisons, differences));
+    }
+
+    /** Where two answers part: the text around the first character that differs, in each. */
+    static String difference(String baseline, String now) {
+        int p = 0;
+        while (p < baseline.length() && p < now.length() && baseline.charAt(p) == now.charAt(p)) {
+            p++;
+        }
+        int from = Math.max(0, p - DIFF_CONTEXT);
+        return "at character " + p + ": now …" + now.substring(from, Math.min(now.length(), p + DIFF_CONTEXT)) + "…, baseline …"
+            + baseline.substring(from, Math.min(baseline.length(), p + DIFF_CONTEXT)) + "…";
+    }
+
+    /** Waits until node {@code i} is in the cluster with version {@link #to} (the master may still list its old self). */
+    private void awaitVersion(int i) {
+        long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
+        String seen = null;
+        while (System.nanoTime() < deadline) {
+            if (!cluster.isRunning(i)) {
+                throw new AssertionError("node-" + i + " stopped while starting on " + to + "; see " + cluster.logs(i));
+            }
+            try {
+                seen = nodeVersions().get(cluster.nodeName(i));
+                if (to.equals(seen)) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                seen = String.valueOf(e);
+            }
+            Observations.sleep(1000);
+        }
+        throw new AssertionError("node-" + i + " did not join with version " + to + " within " + JOIN_TIMEOUT + ": last seen " + seen);
     }
 
     private Map<String, String> nodeVersions() {
