@@ -124,6 +124,9 @@ public final class RollingUpgrade {
                 sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %d | %,d | %d |%n", s.name(), s.versions(), s.health(), s
                     .seconds(), s.checks(), s.comparisons(), s.differences().size()));
             }
+            sb.append(String.format(Locale.ROOT, "| **total** | | | %.0f | %d | %,d | %d |%n", run.totalSeconds(), run.steps.stream().mapToInt(
+                UpgradeRun.Step::checks).sum(), run.steps.stream().mapToLong(UpgradeRun.Step::comparisons).sum(), run.steps.stream()
+                    .mapToInt(s -> s.differences().size()).sum()));
             for (UpgradeRun.Step s : run.steps) {
                 for (String d : s.differences().subList(0, Math.min(20, s.differences().size()))) {
                     sb.append("- ").append(s.name()).append(": ").append(d.replace('\n', ' ')).append('\n');
