@@ -111,6 +111,33 @@ public final class DuplicateGroups {
         return new Page(selection.totalDocs(), selection.groupsTotal(), selection.duplicatesTotal(), out);
     }
 
+    /**
+     * Per group of the page, its representative document: of the documents identical to the one the components chose
+     * (same fingerprint, same sketch: similarity 1), the first by {@code _id}, then {@code _index}, so that a report names
+     * the same document whatever order the shards were read in; -1 for a group without one.
+     */
+    private static int[] representatives(FingerprintTable table, NearDuplicateComponents components, Selection selection,
+                                         int[] pagePosition, DocSimilarity similarity) {
+        int[] reps = new int[selection.components().length];
+        for (int p = 0; p < reps.length; p++) {
+            reps[p] = components.representative(selection.components()[p]);
+        }
+        int[] chosen = reps.clone();
+        for (int doc = 0; doc < table.size(); doc++) {
+            int p = pagePosition[components.componentOf(doc)];
+            if (p < 0 || reps[p] < 0 || doc == reps[p] || table.hash(doc) != table.hash(reps[p])) {
+                continue;
+            }
+            int c = chosen[p];
+            boolean earlier = table.id(doc).compareTo(table.id(c)) < 0
+                || table.id(doc).equals(table.id(c)) && table.index(doc).compareTo(table.index(c)) < 0;
+            if (earlier && similarity.similarity(doc, reps[p]) == 1.0) {
+                chosen[p] = doc;
+            }
+        }
+        return chosen;
+    }
+
     /** Groups {@code [from, from + size)} in report order, each listing at most {@code maxMembers} members. */
     public static Page page(FingerprintTable table, NearDuplicateComponents components, int from, int size, int maxMembers) {
         return page(table, components, from, size, maxMembers, null);
@@ -128,6 +155,7 @@ public final class DuplicateGroups {
         }
         Selection selection = select(components, from, size);
         int[] pagePosition = selection.pagePositions(components.componentCount());
+        int[] representatives = similarity == null ? null : representatives(table, components, selection, pagePosition, similarity);
         List<List<Member>> members = new ArrayList<>();
         for (int p = 0; p < selection.components().length; p++) {
             members.add(new ArrayList<>());
@@ -136,7 +164,7 @@ public final class DuplicateGroups {
             for (int doc = 0; doc < table.size(); doc++) {
                 int p = pagePosition[components.componentOf(doc)];
                 if (p >= 0) {
-                    int rep = components.representative(components.componentOf(doc));
+                    int rep = representatives == null ? -1 : representatives[p];
                     members.get(p).add(new Member(table.index(doc), table.id(doc),
                         similarity == null || rep < 0 ? null : similarity.similarity(doc, rep)));
                 }
@@ -149,7 +177,7 @@ public final class DuplicateGroups {
         List<Group> groups = new ArrayList<>(page.groups().size());
         for (int p = 0; p < page.groups().size(); p++) {
             Group g = page.groups().get(p);
-            int rep = components.representative(selection.components()[p]);
+            int rep = representatives[p];
             groups.add(rep < 0 ? g : new Group(g.groupId(), g.size(), g.members(), new Member(table.index(rep), table.id(rep), 1.0)));
         }
         return new Page(page.totalDocs(), page.groupsTotal(), page.duplicatesTotal(), groups);

@@ -127,6 +127,34 @@ class VerifiedLinkingTest {
     }
 
     @Test
+    void aReportNamesTheSameRepresentativeWhateverOrderIdenticalDocumentsWereReadIn() {
+        Verification v = Verification.of(0.8);
+        long h = 0x0123_4567_89ab_cdefL;
+        byte[] same = sketch(100, 300);
+        // three identical texts (same fingerprint and sketch) and an edited copy, read in every order the shards may give
+        String[] ids = { "d3", "d1", "d2", "e" };
+        int[][] orders = { {0, 1, 2, 3}, {3, 2, 1, 0}, {1, 3, 0, 2}, {2, 0, 3, 1} };
+        for (int[] order : orders) {
+            FingerprintTable table = new FingerprintTable();
+            long[] hashes = new long[order.length];
+            byte[][] perDoc = new byte[order.length][];
+            for (int k = 0; k < order.length; k++) {
+                boolean edited = ids[order[k]].equals("e");
+                hashes[k] = edited ? h ^ 0x10 : h; // a larger fingerprint: never the representative
+                perDoc[k] = edited ? sketch(100, 330) : same;
+                table.add("news", ids[order[k]], hashes[k], null);
+            }
+            NearDuplicateComponents c = group(hashes, perDoc, v);
+            DuplicateGroups.Page page = DuplicateGroups.page(table, c, 0, 10, 10,
+                (a, b) -> MinHashSketch.V1.similarity(perDoc[a], perDoc[b]));
+            assertEquals(1, page.groups().size(), Arrays.toString(order));
+            DuplicateGroups.Group g = page.groups().get(0);
+            assertEquals("d1", g.representative().id(), "the first by _id of the identical documents, read in order " + Arrays.toString(order));
+            assertEquals(1.0, g.members().stream().filter(m -> m.id().equals("d3")).findFirst().orElseThrow().similarity());
+        }
+    }
+
+    @Test
     void equalsBruteForceOnRandomFingerprintsAndSketches() {
         Random random = new Random(7);
         for (double s : new double[] { 0.5, 0.7, 0.8, 0.9 }) {
