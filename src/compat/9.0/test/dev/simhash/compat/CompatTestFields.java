@@ -9,9 +9,9 @@ public final class CompatTestFields {
 
     private CompatTestFields() {}
 
-    /** A {@code long} field type, indexed and with doc values as given: 9.0 only has the constructor with every option. */
+    /** A {@code long} field type, indexed and with doc values as given: 9.0 has only the constructor with every option. */
     public static NumberFieldMapper.NumberFieldType longField(String name, boolean indexed, boolean docValues) {
         return new NumberFieldMapper.NumberFieldType(name, NumberFieldMapper.NumberType.LONG, indexed, false, docValues, true, null, Map.of(),
-            null, false, null, null, false);
+            null, false, null, null);
     }
 }
