@@ -1,0 +1,55 @@
+package dev.simhash.compat;
+
+import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.cluster.node.DiscoveryNodes;
+import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
+import org.elasticsearch.common.settings.ClusterSettings;
+import org.elasticsearch.common.settings.IndexScopedSettings;
+import org.elasticsearch.common.settings.Settings;
+import org.elasticsearch.common.settings.SettingsFilter;
+import org.elasticsearch.features.NodeFeature;
+import org.elasticsearch.plugins.ActionPlugin;
+import org.elasticsearch.rest.RestController;
+import org.elasticsearch.rest.RestHandler;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Base of the plugin class for its REST handlers and components: 9.0 (as 8.19) gives REST handlers the node's services
+ * as separate arguments. Subclasses give {@link #restHandlers} and {@link #actions}; the components are
+ * {@link CompatPluginBase}'s.
+ */
+public abstract class CompatActionPlugin extends CompatPluginBase implements ActionPlugin {
+
+    @Override
+    public final Collection<RestHandler> getRestHandlers(Settings settings, NamedWriteableRegistry namedWriteableRegistry,
+                                                         RestController restController, ClusterSettings clusterSettings,
+                                                         IndexScopedSettings indexScopedSettings, SettingsFilter settingsFilter,
+                                                         IndexNameExpressionResolver indexNameExpressionResolver,
+                                                         Supplier<DiscoveryNodes> nodesInCluster,
+                                                         Predicate<NodeFeature> clusterSupportsFeature) {
+        return restHandlers(clusterSupportsFeature);
+    }
+
+    /** The plugin's REST handlers. */
+    protected abstract Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature);
+
+    @Override
+    public final Collection<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
+        List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> handlers = new ArrayList<>();
+        for (Action<?, ?> action : actions()) {
+            handlers.add(handler(action));
+        }
+        return handlers;
+    }
+
+    private static <Q extends ActionRequest, R extends ActionResponse> ActionHandler<Q, R> handler(Action<Q, R> action) {
+        return new ActionHandler<>(action.type(), action.transport());
+    }
+}
