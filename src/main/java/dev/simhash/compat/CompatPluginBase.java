@@ -11,9 +11,10 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * What every Elasticsearch line's {@code CompatActionPlugin} shares: the components (created once when the node is
+ * What every Elasticsearch line shares at the base of the plugin class: the components (created once when the node is
  * built, injected into transport actions) and the description of the plugin's transport actions. The lines differ only
- * in how REST handlers and action handlers are handed over, which {@code CompatActionPlugin} adapts.
+ * in how action handlers and REST handlers are handed over, which {@code CompatActionHandlers} and
+ * {@code CompatActionPlugin} adapt.
  */
 public abstract class CompatPluginBase extends Plugin {
 

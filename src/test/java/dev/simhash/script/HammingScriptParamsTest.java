@@ -1,6 +1,5 @@
 package dev.simhash.script;
 
-import dev.simhash.compat.CompatTestFields;
 import dev.simhash.core.SimHash;
 
 import org.elasticsearch.index.mapper.KeywordFieldMapper;
@@ -94,6 +93,16 @@ public class HammingScriptParamsTest extends ESTestCase {
         return m::get;
     }
 
+    // every line's constructors differ but for the ones with doc values: a long indexed without them, overriding the flag
+    private static MappedFieldType longWithoutDocValues(String name) {
+        return new NumberFieldMapper.NumberFieldType(name, NumberFieldMapper.NumberType.LONG, true) {
+            @Override
+            public boolean hasDocValues() {
+                return false;
+            }
+        };
+    }
+
     private static String mappingError(String target, Function<String, MappedFieldType> mapping) {
         HammingScriptParams p = HammingScriptParams.parse(params("field", target, "hash", "0"));
         return expectThrows(IllegalArgumentException.class, () -> p.checkMapping(mapping)).getMessage();
@@ -104,7 +113,7 @@ public class HammingScriptParamsTest extends ESTestCase {
             .checkMapping(mapping(new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.LONG)));
         // doc values are all the scripts need: an unindexed long is fine
         HammingScriptParams.parse(params("field", "fp", "hash", "0"))
-            .checkMapping(mapping(CompatTestFields.longField("fp.hash", false, true)));
+            .checkMapping(mapping(new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.LONG, false)));
 
         assertEquals("[field] is [fp] but [fp.hash] is not mapped; name a [simhash] field, or map [fp.hash] as a [long] under the target object the "
             + "simhash processor writes",
@@ -113,7 +122,7 @@ public class HammingScriptParamsTest extends ESTestCase {
             containsString("[fp.hash] is mapped as [keyword], expected [long]"));
         assertThat(mappingError("fp", mapping(new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.INTEGER))),
             containsString("mapped as [integer], expected [long]"));
-        assertThat(mappingError("fp", mapping(CompatTestFields.longField("fp.hash", true, false))),
+        assertThat(mappingError("fp", mapping(longWithoutDocValues("fp.hash"))),
             containsString("[fp.hash] has no doc values"));
         // the hash field itself instead of its target object: a hint
         assertThat(mappingError("fp.hash", mapping(new NumberFieldMapper.NumberFieldType("fp.hash", NumberFieldMapper.NumberType.LONG))),

@@ -2,7 +2,6 @@ package dev.simhash.compat;
 
 import org.elasticsearch.cluster.node.DiscoveryNodes;
 import org.elasticsearch.features.NodeFeature;
-import org.elasticsearch.plugins.ActionPlugin;
 import org.elasticsearch.rest.RestHandler;
 
 import java.util.Collection;
@@ -10,11 +9,10 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * Base of the plugin class for its REST handlers and components: 9.5 hands REST handlers a services object.
- * Subclasses give {@link #restHandlers} and {@link #actions}; the components are
- * {@link CompatPluginBase}'s.
+ * Base of the plugin class for its REST handlers: 9.5 hands REST handlers a services object. Subclasses give
+ * {@link #restHandlers}; transport actions are {@link CompatActionHandlers}'.
  */
-public abstract class CompatActionPlugin extends CompatPluginBase implements ActionPlugin {
+public abstract class CompatActionPlugin extends CompatActionHandlers {
 
     @Override
     public final Collection<RestHandler> getRestHandlers(RestHandlersServices services, Supplier<DiscoveryNodes> nodesInCluster,
@@ -24,9 +22,4 @@ public abstract class CompatActionPlugin extends CompatPluginBase implements Act
 
     /** The plugin's REST handlers. */
     protected abstract Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature);
-
-    @Override
-    public final Collection<ActionHandler> getActions() {
-        return actions().stream().map(a -> new ActionHandler(a.type(), a.transport())).toList();
-    }
 }
