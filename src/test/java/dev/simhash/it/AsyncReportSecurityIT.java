@@ -1,7 +1,6 @@
 package dev.simhash.it;
 
 import dev.simhash.it.support.EsCluster;
-import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodes;
 import dev.simhash.it.support.Rest;
 
@@ -17,10 +16,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -66,19 +63,7 @@ class AsyncReportSecurityIT {
         admin = cluster.rest();
         corpus.load(admin, SECRET, 2, null);
         corpus.load(admin, PUBLIC, 1, null);
-        admin.ok("PUT", "/" + SLOW, CollapseCorpus.mapping(1));
-        Random r = new Random(7);
-        long shared = r.nextLong() & ~0xFFFFL;
-        StringBuilder ndjson = new StringBuilder();
-        for (int i = 0; i < 50_000; i++) {
-            ndjson.append("{\"index\":{}}\n").append(toJson(Map.of("simhash", Fixtures.storedForm(shared | r.nextInt(1 << 16)))))
-                .append('\n');
-            if (i % 10_000 == 9_999) {
-                assertEquals(200, admin.bulk("/" + SLOW + "/_bulk", ndjson.toString()).status());
-                ndjson.setLength(0);
-            }
-        }
-        admin.ok("POST", "/" + SLOW + "/_refresh", null);
+        CollapseCorpus.loadSlow(admin, SLOW, 1, 7);
     }
 
     @AfterAll

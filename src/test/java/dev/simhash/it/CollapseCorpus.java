@@ -108,6 +108,26 @@ final class CollapseCorpus {
         rest.ok("POST", "/" + index + "/_refresh", null);
     }
 
+    /**
+     * Creates {@code index} with 50,000 fingerprints that share their top 48 bits (seeded): one huge component, slow
+     * enough to group that a report on it is still running when a test looks at it.
+     */
+    static void loadSlow(Rest rest, String index, int shards, long seed) {
+        rest.ok("PUT", "/" + index, mapping(shards));
+        Random r = new Random(seed);
+        long shared = r.nextLong() & ~0xFFFFL;
+        StringBuilder ndjson = new StringBuilder();
+        for (int i = 0; i < 50_000; i++) {
+            ndjson.append("{\"index\":{}}\n").append(toJson(Map.of("simhash", Fixtures.storedForm(shared | r.nextInt(1 << 16)))))
+                .append('\n');
+            if (i % 10_000 == 9_999) {
+                bulk(rest, index, ndjson);
+                ndjson.setLength(0);
+            }
+        }
+        rest.ok("POST", "/" + index + "/_refresh", null);
+    }
+
     private static void bulk(Rest rest, String index, StringBuilder ndjson) {
         Rest.Answer a = rest.bulk("/" + index + "/_bulk", ndjson.toString());
         assertEquals(200, a.status(), a.toString().substring(0, Math.min(500, a.toString().length())));

@@ -1,6 +1,5 @@
 package dev.simhash.it;
 
-import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import static dev.simhash.it.support.Rest.toJson;
@@ -49,19 +47,7 @@ class DuplicatesAsyncIT {
     void load() {
         rest.delete("/dup-async*");
         corpus.load(rest, INDEX, 3, null);
-        rest.ok("PUT", "/" + SLOW, CollapseCorpus.mapping(2));
-        Random r = new Random(99);
-        long shared = r.nextLong() & ~0xFFFFL;
-        StringBuilder ndjson = new StringBuilder();
-        for (int i = 0; i < 50_000; i++) {
-            ndjson.append("{\"index\":{}}\n").append(toJson(Map.of("simhash", Fixtures.storedForm(shared | r.nextInt(1 << 16)))))
-                .append('\n');
-            if (i % 10_000 == 9_999) {
-                assertEquals(200, rest.bulk("/" + SLOW + "/_bulk", ndjson.toString()).status());
-                ndjson.setLength(0);
-            }
-        }
-        rest.ok("POST", "/" + SLOW + "/_refresh", null);
+        CollapseCorpus.loadSlow(rest, SLOW, 2, 99);
     }
 
     @AfterAll

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.simhash.it.support.EsCluster;
 import dev.simhash.it.support.EsDistribution;
 import dev.simhash.it.support.RealNodes;
+import dev.simhash.it.support.Rest;
 
 import org.apache.http.HttpHost;
 import org.apache.http.entity.ContentType;
@@ -138,19 +139,8 @@ public final class BenchNode implements AutoCloseable {
     }
 
     /** Value at a dotted path of a parsed JSON object (list elements by index). */
-    @SuppressWarnings("unchecked")
     public static <T> T at(Object json, String path) {
-        Object cur = json;
-        for (String part : path.split("\\.")) {
-            if (cur instanceof Map<?, ?> m) {
-                cur = m.get(part);
-            } else if (cur instanceof List<?> l) {
-                cur = l.get(Integer.parseInt(part));
-            } else {
-                return null;
-            }
-        }
-        return (T) cur;
+        return Rest.at(json, path);
     }
 
     static String abbreviate(String s) {

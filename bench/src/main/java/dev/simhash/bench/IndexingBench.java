@@ -6,10 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Bulk indexing throughput of the same text documents without a fingerprint, with the {@code simhash} field type and
@@ -163,35 +159,13 @@ public final class IndexingBench {
     /** Bulk-indexes all sources with two concurrent clients, then refreshes; returns the seconds taken. */
     private double bulk(String index, List<String> sources, int bulkDocs) {
         long t0 = System.nanoTime();
-        AtomicInteger next = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            List<Future<?>> fs = new ArrayList<>();
-            for (int t = 0; t < 2; t++) {
-                fs.add(pool.submit(() -> {
-                    int from;
-                    while ((from = next.getAndAdd(bulkDocs)) < sources.size()) {
-                        int to = Math.min(sources.size(), from + bulkDocs);
-                        StringBuilder sb = new StringBuilder();
-                        for (int i = from; i < to; i++) {
-                            sb.append("{\"index\":{}}\n").append(sources.get(i)).append('\n');
-                        }
-                        BenchNode.Answer ans = node.bulk("/" + index + "/_bulk", sb.toString());
-                        if (!ans.ok() || !Bench.bulkOk(ans.body())) {
-                            throw new IllegalStateException("bulk failed: " + BenchNode.abbreviate(ans.body()));
-                        }
-                    }
-                    return null;
-                }));
+        TwoClients.load(sources.size(), bulkDocs, "bulk indexing into " + index, (from, to) -> {
+            StringBuilder sb = new StringBuilder();
+            for (int i = from; i < to; i++) {
+                sb.append("{\"index\":{}}\n").append(sources.get(i)).append('\n');
             }
-            for (Future<?> f : fs) {
-                f.get();
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("bulk indexing into " + index + " failed", e);
-        } finally {
-            pool.shutdownNow();
-        }
+            TwoClients.bulk(node, index, sb.toString());
+        });
         node.ok("POST", "/" + index + "/_refresh", null);
         return (System.nanoTime() - t0) / 1e9;
     }

@@ -10,10 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
 /**
@@ -125,36 +121,14 @@ public final class LatencyBench {
     private void load(String dataset, int n, String index, IntFunction<String> source) {
         Log.Progress p = log.progress("loading " + index, n);
         long t0 = System.nanoTime();
-        AtomicInteger next = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            List<Future<?>> fs = new ArrayList<>();
-            for (int t = 0; t < 2; t++) {
-                fs.add(pool.submit(() -> {
-                    int from;
-                    while ((from = next.getAndAdd(cfg.bulkSize())) < n) {
-                        int to = Math.min(n, from + cfg.bulkSize());
-                        StringBuilder sb = new StringBuilder((to - from) * 160);
-                        for (int i = from; i < to; i++) {
-                            sb.append("{\"index\":{\"_id\":\"").append(i).append("\"}}\n").append(source.apply(i)).append('\n');
-                        }
-                        BenchNode.Answer ans = node.bulk("/" + index + "/_bulk", sb.toString());
-                        if (!ans.ok() || !Bench.bulkOk(ans.body())) {
-                            throw new IllegalStateException("bulk into " + index + " failed: " + BenchNode.abbreviate(ans.body()));
-                        }
-                        p.add(to - from);
-                    }
-                    return null;
-                }));
+        TwoClients.load(n, cfg.bulkSize(), "loading " + index, (from, to) -> {
+            StringBuilder sb = new StringBuilder((to - from) * 160);
+            for (int i = from; i < to; i++) {
+                sb.append("{\"index\":{\"_id\":\"").append(i).append("\"}}\n").append(source.apply(i)).append('\n');
             }
-            for (Future<?> f : fs) {
-                f.get();
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("loading " + index + " failed", e);
-        } finally {
-            pool.shutdownNow();
-        }
+            TwoClients.bulk(node, index, sb.toString());
+            p.add(to - from);
+        });
         node.ok("POST", "/" + index + "/_refresh", null);
         double loadSecs = (System.nanoTime() - t0) / 1e9;
         log.info("  force-merging " + index + " to one segment ...");

@@ -13,10 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Latency of the verified {@code like} query (default {@code min_similarity}) on real-like text, side by side
@@ -121,43 +117,21 @@ public final class VerifiedBench {
         int n = texts.size();
         String[] indices = { a, b };
         Log.Progress p = log.progress("loading " + a + " and " + b, n);
-        AtomicInteger next = new AtomicInteger();
         java.util.concurrent.atomic.AtomicLongArray nanos = new java.util.concurrent.atomic.AtomicLongArray(2);
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            List<Future<?>> fs = new ArrayList<>();
-            for (int t = 0; t < 2; t++) {
-                fs.add(pool.submit(() -> {
-                    int from;
-                    while ((from = next.getAndAdd(BULK_DOCS)) < n) {
-                        int to = Math.min(n, from + BULK_DOCS);
-                        StringBuilder sb = new StringBuilder((to - from) * 600);
-                        for (int i = from; i < to; i++) {
-                            sb.append("{\"index\":{\"_id\":\"").append(i).append("\"}}\n{\"body\":\"").append(texts.text(i)).append("\"}\n");
-                        }
-                        String ndjson = sb.toString();
-                        int first = (from / BULK_DOCS) % 2;
-                        for (int k = 0; k < 2; k++) {
-                            int x = (first + k) % 2;
-                            BenchNode.Answer ans = node.bulk("/" + indices[x] + "/_bulk", ndjson);
-                            if (!ans.ok() || !Bench.bulkOk(ans.body())) {
-                                throw new IllegalStateException("bulk into " + indices[x] + " failed: " + BenchNode.abbreviate(ans.body()));
-                            }
-                            nanos.addAndGet(x, ans.nanos());
-                        }
-                        p.add(to - from);
-                    }
-                    return null;
-                }));
+        TwoClients.load(n, BULK_DOCS, "loading " + a + " and " + b, (from, to) -> {
+            StringBuilder sb = new StringBuilder((to - from) * 600);
+            for (int i = from; i < to; i++) {
+                sb.append("{\"index\":{\"_id\":\"").append(i).append("\"}}\n{\"body\":\"").append(texts.text(i)).append("\"}\n");
             }
-            for (Future<?> f : fs) {
-                f.get();
+            String ndjson = sb.toString();
+            // each batch goes to both indices, in alternating order, so neither is always loaded second
+            int first = (from / BULK_DOCS) % 2;
+            for (int k = 0; k < 2; k++) {
+                int x = (first + k) % 2;
+                nanos.addAndGet(x, TwoClients.bulk(node, indices[x], ndjson).nanos());
             }
-        } catch (Exception e) {
-            throw new IllegalStateException("loading " + a + " and " + b + " failed", e);
-        } finally {
-            pool.shutdownNow();
-        }
+            p.add(to - from);
+        });
         double[][] out = new double[2][];
         for (int x = 0; x < 2; x++) {
             long t0 = System.nanoTime();

@@ -29,19 +29,8 @@ public final class Rest {
         }
 
         /** Value at a dotted path ({@code hits.total.value}; list elements by index, {@code hits.hits.0._id}). */
-        @SuppressWarnings("unchecked")
         public <T> T at(String path) {
-            Object cur = json();
-            for (String part : path.split("\\.")) {
-                if (cur instanceof Map<?, ?> m) {
-                    cur = m.get(part);
-                } else if (cur instanceof List<?> l) {
-                    cur = l.get(Integer.parseInt(part));
-                } else {
-                    return null;
-                }
-            }
-            return (T) cur;
+            return Rest.at(json(), path);
         }
 
         @Override
@@ -131,6 +120,22 @@ public final class Rest {
             m.put((String) kv[i], kv[i + 1]);
         }
         return m;
+    }
+
+    /** Value at a dotted path of parsed JSON ({@code hits.total.value}; list elements by index, {@code hits.hits.0._id}). */
+    @SuppressWarnings("unchecked")
+    public static <T> T at(Object json, String path) {
+        Object cur = json;
+        for (String part : path.split("\\.")) {
+            if (cur instanceof Map<?, ?> m) {
+                cur = m.get(part);
+            } else if (cur instanceof List<?> l) {
+                cur = l.get(Integer.parseInt(part));
+            } else {
+                return null;
+            }
+        }
+        return (T) cur;
     }
 
     /** Serializes a value (maps, lists, strings, numbers) as JSON. */
