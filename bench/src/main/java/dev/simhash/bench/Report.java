@@ -21,6 +21,7 @@ final class Report {
     private final String started;
     List<Corpora.Corpus> corpora = List.of();
     FingerprintBench fingerprint;
+    AccumulatorBench accumulator;
     QualityBench quality;
     LatencyBench latency;
     VerifiedBench verified;
@@ -209,6 +210,18 @@ final class Report {
             for (FingerprintBench.Result r : fingerprint.results) {
                 md.append(f("| %s | %s | %s | %.1f | %,.0f | %.1f | %,.0f |\n", r.corpus(), r.name(), r.input(), r.mbPerSec(), r.docsPerSec(), r.nsPerFeature(),
                     r.bytesPerDoc()));
+            }
+            md.append('\n');
+        }
+        if (accumulator != null) {
+            md.append("## 2b. The accumulation step per user path (one thread)\n\n");
+            md.append("Per path, the text fingerprinted end to end (TextFingerprinter), and on the same documents' distinct features and ")
+                .append("weights (in the order the bag adds them) the core's SimHashAccumulator against plain double sums (+w / -w into 64 ")
+                .append("doubles in feature order). \"end to end with plain\" is end to end minus ours plus plain. Median of ")
+                .append(o.fpPasses()).append(" interleaved passes.\n\n");
+            md.append(AccumulatorBench.HEADER).append("\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+            for (String line : accumulator.lines) {
+                md.append(line).append('\n');
             }
             md.append('\n');
         }
