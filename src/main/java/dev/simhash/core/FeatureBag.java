@@ -54,7 +54,7 @@ public final class FeatureBag {
     private long tokens;
     /** This bag's token sinks, made once (not a lambda per text): tokens as chars, and tokens of the ASCII text taken. */
     final FastWordTokenizer.Sink charTokens = this::addToken;
-    private final FastWordTokenizer.AsciiSink asciiTokens = this::addAsciiToken;
+    private final AsciiWordTokenizer.AsciiSink asciiTokens = this::addAsciiToken;
     /** The thread's bag while a {@link ThreadBags#lend} caller holds it. */
     boolean lent;
     /** Receives each token's hash in order (a similarity sketch reads the tokens this way, without tokenizing again); or null. */
@@ -141,14 +141,14 @@ public final class FeatureBag {
     /**
      * Adds the tokens of the next text of the document, folded (simhash-v2 step 1), when it is all ASCII and this bag keeps
      * features as bytes: its {@code length} chars, read into {@code read} ({@link CharFolding#read}), folded straight to
-     * bytes ({@link CharFolding#foldAscii}) and read by {@link FastWordTokenizer#tokenizeAscii}, no token encoded or copied.
+     * bytes ({@link CharFolding#foldAscii}) and read by {@link AsciiWordTokenizer#tokenizeAscii}, no token encoded or copied.
      * Returns false (and adds nothing) otherwise.
      */
     boolean addAsciiText(CharFolding.Buffer read, int length) {
         if (!byteMode || !CharFolding.foldAscii(read, length, textBuffer(length))) {
             return false;
         }
-        FastWordTokenizer.tokenizeAscii(text, length, asciiTokens);
+        AsciiWordTokenizer.tokenizeAscii(text, length, asciiTokens);
         return true;
     }
 
@@ -168,7 +168,7 @@ public final class FeatureBag {
         if (any >= 0x80) {
             return false;
         }
-        FastWordTokenizer.tokenizeAscii(t, length, asciiTokens);
+        AsciiWordTokenizer.tokenizeAscii(t, length, asciiTokens);
         return true;
     }
 

@@ -5,6 +5,7 @@ import com.dynatrace.hash4j.similarity.SimilarityHasher;
 import com.dynatrace.hash4j.similarity.SimilarityHashing;
 
 import dev.simhash.core.AnalyzerTokens;
+import dev.simhash.core.AsciiWordTokenizer;
 import dev.simhash.core.CharFolding;
 import dev.simhash.core.FastWordTokenizer;
 import dev.simhash.core.FeatureAnalyzer;
@@ -309,7 +310,7 @@ public final class FingerprintBench {
                 byte[] b = asciiFolded.get(i);
                 char[] f = folded.get(i);
                 if (b != null) {
-                    FastWordTokenizer.tokenizeAscii(b, b.length, (st, l) -> x[0] += l);
+                    AsciiWordTokenizer.tokenizeAscii(b, b.length, (st, l) -> x[0] += l);
                 } else if (!FastWordTokenizer.tokenize(f, f.length, (c, st, l) -> x[0] += l)) {
                     AnalyzerTokens.forEachTerm(standardOnly, new String(f), (c, st, l) -> x[0] += l);
                 }
