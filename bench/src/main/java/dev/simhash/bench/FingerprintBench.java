@@ -104,8 +104,7 @@ public final class FingerprintBench {
         double[][] binaryWeights = new double[docs.size()][];
         double[][] tfWeights = new double[docs.size()][];
         double[][] logTfWeights = new double[docs.size()][];
-        // log_tf times an IDF-like factor (from the feature hash, nearly all distinct): more weight classes than the
-        // accumulator keeps, so it falls back to the double sums; timed to show what that fallback costs
+        // log_tf times an IDF-like factor (from the feature hash, nearly all distinct): the double sums, as for log_tf
         double[][] tfIdfWeights = new double[docs.size()][];
         long distinct = 0;
         for (int i = 0; i < docs.size(); i++) {
@@ -209,8 +208,8 @@ public final class FingerprintBench {
             }
             return x;
         });
-        // pre-hashed distinct features with binary (v2) / tf / log_tf weights: the accumulation as FeatureBag drives it, the
-        // the earlier accumulator (64 double sums, one addition per bit per feature) beside the current one
+        // pre-hashed distinct features with binary (v2) / tf / log_tf weights: the accumulation as FeatureBag drives it, plain
+        // double sums (64 doubles, one addition per bit per feature) beside the current accumulator
         DoubleSumAccumulator before = new DoubleSumAccumulator();
         String[] weighting = {"binary (v2)", "tf", "log_tf", "log_tf*idf-like"};
         double[][][] weightsOf = {binaryWeights, tfWeights, logTfWeights, tfIdfWeights};
@@ -218,7 +217,7 @@ public final class FingerprintBench {
             double[][] ws = weightsOf[k];
             addWeighted(cases, inputs, perFeature, distinct, "ours: SimHashAccumulator, " + weighting[k] + " (pre-hashed distinct)",
                 () -> accumulate(acc, distinctHashes, ws));
-            addWeighted(cases, inputs, perFeature, distinct, "before #15: double sums, " + weighting[k] + " (pre-hashed distinct)",
+            addWeighted(cases, inputs, perFeature, distinct, "plain double sums, " + weighting[k] + " (pre-hashed distinct)",
                 () -> accumulate(before, distinctHashes, ws));
         }
         inputs.put("hash4j simHash(64) (pre-hashed distinct, unweighted)", "feature hashes");

@@ -203,8 +203,8 @@ final class Report {
                 .append("time the accumulation alone on the same 64-bit feature hashes. MB/s counts UTF-8 bytes of the features (pre-hashed: of the ")
                 .append("features the hashes stand for), or of the text for tokenizers. \"pre-hashed distinct\" cases feed each document's ")
                 .append("distinct features once, with their tf or log_tf weight (precomputed), as FeatureBag does, and count ns per distinct ")
-                .append("feature; hash4j has no weights and sees each distinct feature once (binary weighting). \"before #15\" is the ")
-                .append("earlier accumulator (64 double sums), timed in the same run. Bytes allocated per document: this thread's ")
+                .append("feature; hash4j has no weights and sees each distinct feature once (binary weighting). \"plain double sums\" is ")
+                .append("the contract's definition (64 double sums, one addition per bit), timed in the same run. Bytes allocated per document: this thread's ")
                 .append("allocation counter (ThreadMXBean) over the timed passes. Median of ").append(o.fpPasses()).append(" interleaved passes.\n\n");
             md.append("| corpus | case | input | MB/s | docs/s | ns per feature | bytes allocated per doc |\n| --- | --- | --- | --- | --- | --- | --- |\n");
             for (FingerprintBench.Result r : fingerprint.results) {
