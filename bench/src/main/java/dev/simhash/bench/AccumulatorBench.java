@@ -33,11 +33,6 @@ public final class AccumulatorBench {
     /** A feature-weight table stand-in: an IDF-like factor in [1, 5) from the feature's string hash, nearly all distinct. */
     static final ToDoubleFunction<String> IDF_LIKE = s -> 1 + ((s.hashCode() * 0x9E3779B9) >>> 8) / (double) (1 << 24) * 4;
 
-    private interface Case {
-        /** Runs over all documents once; returns a value that depends on every result (kept from the optimizer). */
-        long pass();
-    }
-
     private final Log log;
     private final double secondsPerPass;
     private final int passes;
@@ -80,7 +75,7 @@ public final class AccumulatorBench {
 
         SimHashAccumulator ours = new SimHashAccumulator();
         DoubleSumAccumulator plain = new DoubleSumAccumulator();
-        Map<String, Case> cases = new LinkedHashMap<>();
+        Map<String, InterleavedPasses.Case> cases = new LinkedHashMap<>();
         for (Path p : paths) {
             long mismatches = 0;
             for (int d = 0; d < p.hashes().length; d++) {
@@ -98,10 +93,13 @@ public final class AccumulatorBench {
                 }
                 return x;
             });
-            cases.put(p.name() + " | SimHashAccumulator", () -> accumulateAll(ours, p));
-            cases.put(p.name() + " | plain double sums", () -> accumulateAll(plain, p));
+            cases.put(p.name() + " | SimHashAccumulator", () -> accumulateAll(p, (hs, ws) -> accumulate(ours, hs, ws)));
+            cases.put(p.name() + " | plain double sums", () -> accumulateAll(p, (hs, ws) -> accumulate(plain, hs, ws)));
         }
-        Map<String, Double> secs = time(cases);
+        InterleavedPasses timer = new InterleavedPasses(log, secondsPerPass, passes);
+        Map<String, Double> secs = new LinkedHashMap<>();
+        timer.run(cases).forEach((name, t) -> secs.put(name, t.seconds()));
+        sink ^= timer.sink;
         log.info(String.format(Locale.ROOT, "accumulation on %s (%,d documents), microseconds per document (median of %d passes):", corpus.name(),
             docs.size(), passes));
         log.info("  " + HEADER);
@@ -135,55 +133,24 @@ public final class AccumulatorBench {
         return new Path(name, fp, hs, ws);
     }
 
-    private Map<String, Double> time(Map<String, Case> cases) {
-        Map<String, Integer> reps = new LinkedHashMap<>();
-        Map<String, List<Double>> secs = new LinkedHashMap<>();
-        for (Map.Entry<String, Case> e : cases.entrySet()) {
-            long t0 = System.nanoTime();
-            sink ^= e.getValue().pass(); // also the JIT warm-up
-            sink ^= e.getValue().pass();
-            double one = (System.nanoTime() - t0) / 2e9;
-            reps.put(e.getKey(), Math.max(1, (int) Math.round(secondsPerPass / Math.max(one, 1e-6))));
-            secs.put(e.getKey(), new ArrayList<>());
-        }
-        for (int p = 0; p < passes; p++) {
-            for (Map.Entry<String, Case> e : cases.entrySet()) {
-                int n = reps.get(e.getKey());
-                long t0 = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    sink ^= e.getValue().pass();
-                }
-                secs.get(e.getKey()).add((System.nanoTime() - t0) / 1e9 / n);
-            }
-            log.info("  pass " + (p + 1) + "/" + passes + " done");
-        }
-        Map<String, Double> median = new LinkedHashMap<>();
-        secs.forEach((k, v) -> median.put(k, Stats.median(v.stream().mapToDouble(Double::doubleValue).toArray())));
-        return median;
+    /** One document's fingerprint from its features' hashes and weights. */
+    private interface Accumulation {
+        long of(long[] hashes, double[] weights);
     }
 
-    // One method per accumulator class, each called directly as the bag calls it: a shared loop through an interface would
-    // time an interface call per add as well.
-
-    private static long accumulateAll(SimHashAccumulator acc, Path p) {
+    /** All documents with features; one call through the interface per document, the adds inside called directly. */
+    private static long accumulateAll(Path p, Accumulation acc) {
         long x = 0;
         for (int d = 0; d < p.hashes().length; d++) {
             if (p.hashes()[d].length > 0) {
-                x ^= accumulate(acc, p.hashes()[d], p.weights()[d]);
+                x ^= acc.of(p.hashes()[d], p.weights()[d]);
             }
         }
         return x;
     }
 
-    private static long accumulateAll(DoubleSumAccumulator acc, Path p) {
-        long x = 0;
-        for (int d = 0; d < p.hashes().length; d++) {
-            if (p.hashes()[d].length > 0) {
-                x ^= accumulate(acc, p.hashes()[d], p.weights()[d]);
-            }
-        }
-        return x;
-    }
+    // One method per accumulator class, each calling it directly as the bag does: through an interface the JIT would time
+    // an interface call per add as well.
 
     private static long accumulate(SimHashAccumulator acc, long[] hs, double[] ws) {
         return acc.fingerprint(hs, ws, hs.length); // the bulk form, as the bag calls it

@@ -43,11 +43,6 @@ public final class FingerprintBench {
     public record Result(String corpus, String name, String input, double mbPerSec, double docsPerSec, double nsPerFeature, int passes,
         double bytesPerDoc) {}
 
-    private interface Case {
-        /** Runs over all documents once; returns a value that depends on every result (kept from the optimizer). */
-        long pass();
-    }
-
     private final Log log;
     private final double secondsPerPass;
     private final int passes;
@@ -138,7 +133,7 @@ public final class FingerprintBench {
         Analyzer std = FeatureAnalyzer.STANDARD.analyzer();
         TextFingerprinter fpDefault = new TextFingerprinter(FeatureAnalyzer.DEFAULT, FingerprintOptions.DEFAULTS);
 
-        Map<String, Case> cases = new LinkedHashMap<>();
+        Map<String, InterleavedPasses.Case> cases = new LinkedHashMap<>();
         Map<String, String> inputs = new LinkedHashMap<>();
         // ns per feature divides by the tokens, except for cases over distinct features (one add per distinct feature)
         Map<String, Long> perFeature = new LinkedHashMap<>();
@@ -333,38 +328,14 @@ public final class FingerprintBench {
             return x;
         });
 
-        Map<String, List<Double>> secs = new LinkedHashMap<>();
-        Map<String, Long> allocated = new LinkedHashMap<>();
-        Map<String, Long> runs = new LinkedHashMap<>();
-        Map<String, Integer> reps = new LinkedHashMap<>();
-        // calibrate: how many passes over the corpus make one timed run of about secondsPerPass
-        for (Map.Entry<String, Case> e : cases.entrySet()) {
-            long t0 = System.nanoTime();
-            sink ^= e.getValue().pass(); // also the JIT warm-up
-            sink ^= e.getValue().pass();
-            double one = (System.nanoTime() - t0) / 2e9;
-            reps.put(e.getKey(), Math.max(1, (int) Math.round(secondsPerPass / Math.max(one, 1e-6))));
-            secs.put(e.getKey(), new ArrayList<>());
-        }
-        for (int p = 0; p < passes; p++) {
-            for (Map.Entry<String, Case> e : cases.entrySet()) {
-                int n = reps.get(e.getKey());
-                long a0 = allocatedBytes();
-                long t0 = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    sink ^= e.getValue().pass();
-                }
-                secs.get(e.getKey()).add((System.nanoTime() - t0) / 1e9 / n);
-                allocated.merge(e.getKey(), allocatedBytes() - a0, Long::sum);
-                runs.merge(e.getKey(), (long) n, Long::sum);
-            }
-            log.info("  pass " + (p + 1) + "/" + passes + " done");
-        }
+        InterleavedPasses timer = new InterleavedPasses(log, secondsPerPass, passes);
+        Map<String, InterleavedPasses.Timing> timings = timer.run(cases);
+        sink ^= timer.sink;
         for (String name : cases.keySet()) {
-            double s = Stats.median(secs.get(name).stream().mapToDouble(Double::doubleValue).toArray());
+            double s = timings.get(name).seconds();
             String input = inputs.get(name);
             long bytes = input.equals("text") ? textBytes : featureBytes;
-            double bytesPerDoc = allocated.get(name) / (double) runs.get(name) / docs.size();
+            double bytesPerDoc = timings.get(name).bytesPerPass() / docs.size();
             Result r = new Result(corpus.name(), name, input, bytes / 1e6 / s, docs.size() / s, s * 1e9 / perFeature.getOrDefault(name, features), passes,
                 bytesPerDoc);
             results.add(r);
@@ -373,8 +344,8 @@ public final class FingerprintBench {
         }
     }
 
-    private static void addWeighted(Map<String, Case> cases, Map<String, String> inputs, Map<String, Long> perFeature, long distinct, String name,
-        Case pass) {
+    private static void addWeighted(Map<String, InterleavedPasses.Case> cases, Map<String, String> inputs, Map<String, Long> perFeature, long distinct, String name,
+        InterleavedPasses.Case pass) {
         inputs.put(name, "feature hashes");
         perFeature.put(name, distinct);
         cases.put(name, pass);
