@@ -168,7 +168,7 @@ class SimHashAccumulatorIdentityTest {
                 default -> nearTieInput(r);
             };
         }
-        // where the sign of a sum depends on rounding (big integers, decimal fractions, few classes), short inputs leave it
+        // where the sign of a sum depends on rounding (big integers, decimal fractions, few distinct values), short inputs leave it
         // near 0 more often
         int n = (weights == 5 || weights == 9 || weights >= 12) && r.nextBoolean() ? 1 + r.nextInt(6) : randomSize(r);
         StringBuilder kind = new StringBuilder("n=" + n + " ");
@@ -198,7 +198,7 @@ class SimHashAccumulatorIdentityTest {
                     case 0 -> 1.0;
                     case 1 -> 1 + r.nextInt(255); // the byte lanes
                     case 2 -> k == 16 ? 256 + r.nextInt(100_000) : BIG[r.nextInt(BIG.length)]; // the long counts, or past 2^53
-                    case 3 -> pool[r.nextInt(pool.length)]; // classes (or loose, or extremes: double mode)
+                    case 3 -> pool[r.nextInt(pool.length)]; // a few non-integer values (or extremes)
                     case 4 -> w[i - 1]; // equal weights in a row
                     case 5 -> logTf(2 + r.nextInt(4));
                     default -> DECIMALS[r.nextInt(DECIMALS.length)];
@@ -206,7 +206,7 @@ class SimHashAccumulatorIdentityTest {
             }
         }
         if (k == 17 && n > start + 1 && r.nextBoolean()) {
-            // the integer weights total 2^53 - 1, 2^53 or 2^53 + 1: one of them, after class mode began, is sized to it
+            // the integer weights total 2^53 - 1, 2^53 or 2^53 + 1: one of them, after the first non-integer, is sized to it
             int at = start + 1 + r.nextInt(n - start - 1);
             long others = 0;
             for (int i = 0; i < n; i++) {
@@ -271,7 +271,7 @@ class SimHashAccumulatorIdentityTest {
             default -> null;
         };
         if (pool != null) {
-            kind.append(" classes=").append(pool.length);
+            kind.append(" values=").append(pool.length);
         }
         double integers = r.nextDouble();
         for (int i = 0; i < n; i++) {
@@ -460,7 +460,7 @@ class SimHashAccumulatorIdentityTest {
     }
 
     /**
-     * The bulk form (the record filled at once, then counted batch by batch) is the naive definition on every kind of input,
+     * The bulk form is the naive definition on every kind of input,
      * and so are more adds after it (its state is add()'s); no adds is no fingerprint.
      */
     @RepeatedTest(1000)
@@ -491,8 +491,8 @@ class SimHashAccumulatorIdentityTest {
 
     /**
      * The bulk form on documents as log_tf weights them (v1; v2 before binary weights) (mostly 1.0, then 1 + ln tf with a heavy tail: up to
-     * more distinct values than there are classes), sized around its blocks of 16 and 64 adds, with integer weights mixed in
-     * (up to the lane capacity and beyond it) and complement hashes (exact ties: the replay from the caller's arrays), one
+     * many distinct values), sized around the lane capacity and powers of two, with integer weights mixed in
+     * (up to the lane capacity and beyond it) and complement hashes (exact ties), one
      * accumulator for all of them, so that each document also checks what the one before left behind.
      */
     @RepeatedTest(400)
@@ -522,11 +522,11 @@ class SimHashAccumulatorIdentityTest {
     }
 
     /**
-     * The bulk form replays the adds in call order where the counts cannot decide: sums that are exactly 0 in real numbers but
+     * The bulk form follows the contract's order of additions: sums that are exactly 0 in real numbers but
      * not in the contract's doubles (0.1 + 0.2 - 0.3 > 0) give the contract's bits, with and without weights 1.0 before them.
      */
     @Test
-    void bulkReplaysTheContractsRounding() {
+    void bulkFollowsTheContractsRounding() {
         Random r = new Random(11);
         SimHashAccumulator acc = new SimHashAccumulator();
         for (int ones = 0; ones <= 70; ones++) {
@@ -588,9 +588,9 @@ class SimHashAccumulatorIdentityTest {
     }
 
     /**
-     * Bulk and add() by add() documents on one accumulator (its hot weight and its record carried from one to the next):
-     * documents that share weight values, that bring new ones (also large and tiny ones, which change the fixed-point scale),
-     * more values than classes, IDF-like ones, and adds after a bulk call, each the naive definition.
+     * Bulk and add() by add() documents on one accumulator (each starting from what the one before left):
+     * documents that share weight values, that bring new ones (also large and tiny ones),
+     * many distinct values, IDF-like ones, and adds after a bulk call, each the naive definition.
      */
     @RepeatedTest(30)
     void bulkAndAddDocumentsOnOneAccumulator() {
@@ -610,7 +610,7 @@ class SimHashAccumulatorIdentityTest {
                 w[i] = switch (kind) {
                     case 0, 1 -> logTf((int) Math.min(12, zipfTf(r))); // shared values
                     case 2 -> r.nextInt(4) == 0 ? odd[r.nextInt(odd.length)] : logTf((int) Math.min(30, zipfTf(r)));
-                    case 3 -> r.nextInt(3) == 0 ? 1.0 : logTf(2 + r.nextInt(60)); // more values than classes
+                    case 3 -> r.nextInt(3) == 0 ? 1.0 : logTf(2 + r.nextInt(60)); // many distinct values
                     case 4 -> 1 + r.nextDouble(); // IDF-like
                     default -> r.nextInt(3) == 0 ? 1.0 : odd[r.nextInt(odd.length)] * (1 + r.nextInt(3));
                 };
