@@ -77,7 +77,7 @@ public final class TextFingerprinter {
 
     /** The fingerprint of the text, or empty when it has fewer distinct features than min_features. */
     public OptionalLong fingerprint(String text) {
-        FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs(), factors());
+        FeatureBag bag = ThreadBags.lend(options, adjacentPairs(), factors());
         try {
             addTokens(text, bag);
             return bag.fingerprint();
@@ -91,7 +91,7 @@ public final class TextFingerprinter {
      * tokens a {@link MinHashSketch} reads, so a field computes both from one reading of the text).
      */
     public OptionalLong fingerprint(String text, FeatureBag.TokenHashes tokenHashes) {
-        FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs(), factors());
+        FeatureBag bag = ThreadBags.lend(options, adjacentPairs(), factors());
         try {
             bag.tokenHashes(tokenHashes);
             addTokens(text, bag);
@@ -103,7 +103,7 @@ public final class TextFingerprinter {
 
     /** Fingerprint of several texts (e.g. the values of an array field) read as one document, in order. */
     public OptionalLong fingerprint(Iterable<String> texts) {
-        FeatureBag bag = FeatureBag.threadBag(options, adjacentPairs(), factors());
+        FeatureBag bag = ThreadBags.lend(options, adjacentPairs(), factors());
         try {
             for (String text : texts) {
                 addTokens(text, bag);

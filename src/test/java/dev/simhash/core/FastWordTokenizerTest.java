@@ -507,7 +507,7 @@ class FastWordTokenizerTest {
         buf[s.length() + 1] = (byte) 0xC3;
         buf[buf.length - 1] = (byte) 0xFF;
         List<String> out = new ArrayList<>();
-        FastWordTokenizer.tokenizeAscii(buf, s.length(), maxTokenLength, (start, length) -> {
+        AsciiWordTokenizer.tokenizeAscii(buf, s.length(), maxTokenLength, (start, length) -> {
             assertTrue(start >= 0 && length > 0 && start + length <= s.length(), "token range");
             out.add(s.substring(start, start + length));
         });
@@ -670,14 +670,14 @@ class FastWordTokenizerTest {
     void asciiPublicEntryPointAndBadArguments() {
         byte[] text = "Don't stop: 1,000.5 e.g. x_y __ _z".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         List<String> out = new ArrayList<>();
-        FastWordTokenizer.tokenizeAscii(text, text.length, (start, length) -> out.add(new String(text, start, length,
+        AsciiWordTokenizer.tokenizeAscii(text, text.length, (start, length) -> out.add(new String(text, start, length,
             java.nio.charset.StandardCharsets.US_ASCII)));
         assertEquals(List.of("Don't", "stop", "1,000.5", "e.g", "x_y", "_z"), out);
         assertEquals(lucene(new String(text, java.nio.charset.StandardCharsets.US_ASCII), 255), out);
-        FastWordTokenizer.AsciiSink none = (start, length) -> fail("token");
-        FastWordTokenizer.tokenizeAscii(new byte[0], 0, none);
+        AsciiWordTokenizer.AsciiSink none = (start, length) -> fail("token");
+        AsciiWordTokenizer.tokenizeAscii(new byte[0], 0, none);
         try {
-            FastWordTokenizer.tokenizeAscii(new byte[3], 4, none);
+            AsciiWordTokenizer.tokenizeAscii(new byte[3], 4, none);
             fail("length past the buffer");
         } catch (IndexOutOfBoundsException expected) {
             // expected
@@ -688,7 +688,7 @@ class FastWordTokenizerTest {
             byte[] b = "ab ".repeat(67).substring(0, 200).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             b[at] = (byte) (at % 2 == 0 ? 0xE9 : 0x80);
             try {
-                FastWordTokenizer.tokenizeAscii(b, b.length, (start, length) -> { });
+                AsciiWordTokenizer.tokenizeAscii(b, b.length, (start, length) -> { });
                 fail("accepted a byte of 0x80 or more at " + at);
             } catch (IllegalArgumentException expected) {
                 // expected

@@ -243,10 +243,10 @@ class FeatureBagRandomizedTest {
                 byte[] b = new byte[len + 20];
                 r.nextBytes(b);
                 System.arraycopy(a, aOff, b, bOff, len);
-                assertTrue(FeatureBag.sameBytes(a, aOff, b, bOff, len), "len " + len);
+                assertTrue(ByteFeatures.sameBytes(a, aOff, b, bOff, len), "len " + len);
                 for (int at = 0; at < len; at++) {
                     b[bOff + at] ^= (byte) (1 << r.nextInt(8));
-                    assertFalse(FeatureBag.sameBytes(a, aOff, b, bOff, len), "len " + len + " differing at " + at);
+                    assertFalse(ByteFeatures.sameBytes(a, aOff, b, bOff, len), "len " + len + " differing at " + at);
                     b[bOff + at] = a[aOff + at];
                 }
             }

@@ -55,9 +55,9 @@ class Utf8FeatureHasherTest {
         List<String> tokens = List.of("the", "quick", "brown", "fox", "the", "lazy", "dog", "the", "fox");
         for (FingerprintOptions o : List.of(FingerprintOptions.DEFAULTS, new FingerprintOptions(2, Weighting.LOG_TF, 1),
             new FingerprintOptions(3, Weighting.BINARY, 1), new FingerprintOptions(1, Weighting.TF, 20))) {
-            FeatureBag bag = FeatureBag.threadBag(o, false);
+            FeatureBag bag = ThreadBags.lend(o, false);
             // nested use while the thread's bag is lent gets its own bag
-            FeatureBag nested = FeatureBag.threadBag(FingerprintOptions.DEFAULTS, false);
+            FeatureBag nested = ThreadBags.lend(FingerprintOptions.DEFAULTS, false);
             nested.addToken("other");
             tokens.forEach(bag::addToken);
             OptionalLong expected = ReferenceSimHash.fingerprint(tokens, o.shingleSize(), o.weighting().optionName(), o.minFeatures());

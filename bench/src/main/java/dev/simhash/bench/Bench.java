@@ -29,7 +29,7 @@ public final class Bench {
                    int indexDocs, int indexRounds, int qualityEn, int qualityZh, String heap, Set<String> sections, Path out, String command,
                    int waitIdleMinutes, boolean indexSmartcn) {}
 
-    static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing", "verified");
+    static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing", "verified", "accumulator");
 
     private Bench() {}
 
@@ -128,6 +128,15 @@ public final class Bench {
             }
             log.info("(checksum " + Long.toHexString(fb.sink) + ")");
             report.fingerprint = fb;
+        }
+        if (o.sections().contains("accumulator")) {
+            log.info("== 2b. the accumulation step per user path: ours against plain double sums (one thread, no node running) ==");
+            AccumulatorBench ab = new AccumulatorBench(log, o.fpSeconds(), o.fpPasses(), o.quick() ? 500 : 2000);
+            for (Corpora.Corpus c : available) {
+                ab.run(c);
+            }
+            log.info("(checksum " + Long.toHexString(ab.sink) + ")");
+            report.accumulator = ab;
         }
         if (o.sections().contains("quality")) {
             log.info("== 5. quality of near-duplicate detection on real text ==");

@@ -1,9 +1,8 @@
 package dev.simhash.bench;
 
 /**
- * The accumulation step as it was before the bulk accumulator (64 double sums, one addition per bit per
- * feature), kept in the bench only to time the current {@code SimHashAccumulator} side by side
- * with it in one run.
+ * The accumulation step as the contract defines it (64 double sums, one addition per bit per feature, in feature
+ * order), kept in the bench only to time the core's {@code SimHashAccumulator} side by side with it in one run.
  */
 final class DoubleSumAccumulator {
 

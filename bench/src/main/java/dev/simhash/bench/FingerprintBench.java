@@ -5,6 +5,7 @@ import com.dynatrace.hash4j.similarity.SimilarityHasher;
 import com.dynatrace.hash4j.similarity.SimilarityHashing;
 
 import dev.simhash.core.AnalyzerTokens;
+import dev.simhash.core.AsciiWordTokenizer;
 import dev.simhash.core.CharFolding;
 import dev.simhash.core.FastWordTokenizer;
 import dev.simhash.core.FeatureAnalyzer;
@@ -41,11 +42,6 @@ public final class FingerprintBench {
     /** One measured case: what it takes as input, throughput of the median pass. */
     public record Result(String corpus, String name, String input, double mbPerSec, double docsPerSec, double nsPerFeature, int passes,
         double bytesPerDoc) {}
-
-    private interface Case {
-        /** Runs over all documents once; returns a value that depends on every result (kept from the optimizer). */
-        long pass();
-    }
 
     private final Log log;
     private final double secondsPerPass;
@@ -103,8 +99,7 @@ public final class FingerprintBench {
         double[][] binaryWeights = new double[docs.size()][];
         double[][] tfWeights = new double[docs.size()][];
         double[][] logTfWeights = new double[docs.size()][];
-        // log_tf times an IDF-like factor (from the feature hash, nearly all distinct): more weight classes than the
-        // accumulator keeps, so it falls back to the double sums; timed to show what that fallback costs
+        // log_tf times an IDF-like factor (from the feature hash, nearly all distinct): the double sums, as for log_tf
         double[][] tfIdfWeights = new double[docs.size()][];
         long distinct = 0;
         for (int i = 0; i < docs.size(); i++) {
@@ -138,7 +133,7 @@ public final class FingerprintBench {
         Analyzer std = FeatureAnalyzer.STANDARD.analyzer();
         TextFingerprinter fpDefault = new TextFingerprinter(FeatureAnalyzer.DEFAULT, FingerprintOptions.DEFAULTS);
 
-        Map<String, Case> cases = new LinkedHashMap<>();
+        Map<String, InterleavedPasses.Case> cases = new LinkedHashMap<>();
         Map<String, String> inputs = new LinkedHashMap<>();
         // ns per feature divides by the tokens, except for cases over distinct features (one add per distinct feature)
         Map<String, Long> perFeature = new LinkedHashMap<>();
@@ -208,8 +203,8 @@ public final class FingerprintBench {
             }
             return x;
         });
-        // pre-hashed distinct features with binary (v2) / tf / log_tf weights: the accumulation as FeatureBag drives it, the
-        // the earlier accumulator (64 double sums, one addition per bit per feature) beside the current one
+        // pre-hashed distinct features with binary (v2) / tf / log_tf weights: the accumulation as FeatureBag drives it, plain
+        // double sums (64 doubles, one addition per bit per feature) beside the current accumulator
         DoubleSumAccumulator before = new DoubleSumAccumulator();
         String[] weighting = {"binary (v2)", "tf", "log_tf", "log_tf*idf-like"};
         double[][][] weightsOf = {binaryWeights, tfWeights, logTfWeights, tfIdfWeights};
@@ -217,7 +212,7 @@ public final class FingerprintBench {
             double[][] ws = weightsOf[k];
             addWeighted(cases, inputs, perFeature, distinct, "ours: SimHashAccumulator, " + weighting[k] + " (pre-hashed distinct)",
                 () -> accumulate(acc, distinctHashes, ws));
-            addWeighted(cases, inputs, perFeature, distinct, "before #15: double sums, " + weighting[k] + " (pre-hashed distinct)",
+            addWeighted(cases, inputs, perFeature, distinct, "plain double sums, " + weighting[k] + " (pre-hashed distinct)",
                 () -> accumulate(before, distinctHashes, ws));
         }
         inputs.put("hash4j simHash(64) (pre-hashed distinct, unweighted)", "feature hashes");
@@ -309,7 +304,7 @@ public final class FingerprintBench {
                 byte[] b = asciiFolded.get(i);
                 char[] f = folded.get(i);
                 if (b != null) {
-                    FastWordTokenizer.tokenizeAscii(b, b.length, (st, l) -> x[0] += l);
+                    AsciiWordTokenizer.tokenizeAscii(b, b.length, (st, l) -> x[0] += l);
                 } else if (!FastWordTokenizer.tokenize(f, f.length, (c, st, l) -> x[0] += l)) {
                     AnalyzerTokens.forEachTerm(standardOnly, new String(f), (c, st, l) -> x[0] += l);
                 }
@@ -333,38 +328,14 @@ public final class FingerprintBench {
             return x;
         });
 
-        Map<String, List<Double>> secs = new LinkedHashMap<>();
-        Map<String, Long> allocated = new LinkedHashMap<>();
-        Map<String, Long> runs = new LinkedHashMap<>();
-        Map<String, Integer> reps = new LinkedHashMap<>();
-        // calibrate: how many passes over the corpus make one timed run of about secondsPerPass
-        for (Map.Entry<String, Case> e : cases.entrySet()) {
-            long t0 = System.nanoTime();
-            sink ^= e.getValue().pass(); // also the JIT warm-up
-            sink ^= e.getValue().pass();
-            double one = (System.nanoTime() - t0) / 2e9;
-            reps.put(e.getKey(), Math.max(1, (int) Math.round(secondsPerPass / Math.max(one, 1e-6))));
-            secs.put(e.getKey(), new ArrayList<>());
-        }
-        for (int p = 0; p < passes; p++) {
-            for (Map.Entry<String, Case> e : cases.entrySet()) {
-                int n = reps.get(e.getKey());
-                long a0 = allocatedBytes();
-                long t0 = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    sink ^= e.getValue().pass();
-                }
-                secs.get(e.getKey()).add((System.nanoTime() - t0) / 1e9 / n);
-                allocated.merge(e.getKey(), allocatedBytes() - a0, Long::sum);
-                runs.merge(e.getKey(), (long) n, Long::sum);
-            }
-            log.info("  pass " + (p + 1) + "/" + passes + " done");
-        }
+        InterleavedPasses timer = new InterleavedPasses(log, secondsPerPass, passes);
+        Map<String, InterleavedPasses.Timing> timings = timer.run(cases);
+        sink ^= timer.sink;
         for (String name : cases.keySet()) {
-            double s = Stats.median(secs.get(name).stream().mapToDouble(Double::doubleValue).toArray());
+            double s = timings.get(name).seconds();
             String input = inputs.get(name);
             long bytes = input.equals("text") ? textBytes : featureBytes;
-            double bytesPerDoc = allocated.get(name) / (double) runs.get(name) / docs.size();
+            double bytesPerDoc = timings.get(name).bytesPerPass() / docs.size();
             Result r = new Result(corpus.name(), name, input, bytes / 1e6 / s, docs.size() / s, s * 1e9 / perFeature.getOrDefault(name, features), passes,
                 bytesPerDoc);
             results.add(r);
@@ -373,8 +344,8 @@ public final class FingerprintBench {
         }
     }
 
-    private static void addWeighted(Map<String, Case> cases, Map<String, String> inputs, Map<String, Long> perFeature, long distinct, String name,
-        Case pass) {
+    private static void addWeighted(Map<String, InterleavedPasses.Case> cases, Map<String, String> inputs, Map<String, Long> perFeature, long distinct, String name,
+        InterleavedPasses.Case pass) {
         inputs.put(name, "feature hashes");
         perFeature.put(name, distinct);
         cases.put(name, pass);

@@ -21,6 +21,7 @@ final class Report {
     private final String started;
     List<Corpora.Corpus> corpora = List.of();
     FingerprintBench fingerprint;
+    AccumulatorBench accumulator;
     QualityBench quality;
     LatencyBench latency;
     VerifiedBench verified;
@@ -202,13 +203,25 @@ final class Report {
                 .append("time the accumulation alone on the same 64-bit feature hashes. MB/s counts UTF-8 bytes of the features (pre-hashed: of the ")
                 .append("features the hashes stand for), or of the text for tokenizers. \"pre-hashed distinct\" cases feed each document's ")
                 .append("distinct features once, with their tf or log_tf weight (precomputed), as FeatureBag does, and count ns per distinct ")
-                .append("feature; hash4j has no weights and sees each distinct feature once (binary weighting). \"before #15\" is the ")
-                .append("earlier accumulator (64 double sums), timed in the same run. Bytes allocated per document: this thread's ")
+                .append("feature; hash4j has no weights and sees each distinct feature once (binary weighting). \"plain double sums\" is ")
+                .append("the contract's definition (64 double sums, one addition per bit), timed in the same run. Bytes allocated per document: this thread's ")
                 .append("allocation counter (ThreadMXBean) over the timed passes. Median of ").append(o.fpPasses()).append(" interleaved passes.\n\n");
             md.append("| corpus | case | input | MB/s | docs/s | ns per feature | bytes allocated per doc |\n| --- | --- | --- | --- | --- | --- | --- |\n");
             for (FingerprintBench.Result r : fingerprint.results) {
                 md.append(f("| %s | %s | %s | %.1f | %,.0f | %.1f | %,.0f |\n", r.corpus(), r.name(), r.input(), r.mbPerSec(), r.docsPerSec(), r.nsPerFeature(),
                     r.bytesPerDoc()));
+            }
+            md.append('\n');
+        }
+        if (accumulator != null) {
+            md.append("## 2b. The accumulation step per user path (one thread)\n\n");
+            md.append("Per path, the text fingerprinted end to end (TextFingerprinter), and on the same documents' distinct features and ")
+                .append("weights (in the order the bag adds them) the core's SimHashAccumulator against plain double sums (+w / -w into 64 ")
+                .append("doubles in feature order). \"end to end with plain\" is end to end minus ours plus plain. Median of ")
+                .append(o.fpPasses()).append(" interleaved passes.\n\n");
+            md.append(AccumulatorBench.HEADER).append("\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+            for (String line : accumulator.lines) {
+                md.append(line).append('\n');
             }
             md.append('\n');
         }
