@@ -1,6 +1,6 @@
 package dev.simhash.weights;
 
-import dev.simhash.collapse.RestDuplicatesAction;
+import dev.simhash.duplicates.RestDuplicatesAction;
 
 import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.support.SubscribableListener;
