@@ -1,6 +1,5 @@
 package dev.simhash.duplicates;
 
-import dev.simhash.neardup.Params;
 import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.common.io.stream.StreamInput;

@@ -2,7 +2,6 @@ package dev.simhash.fold;
 
 import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.SimHash;
-import dev.simhash.neardup.Params;
 import dev.simhash.wire.WireEnvelope;
 
 import org.apache.lucene.search.TotalHits;
