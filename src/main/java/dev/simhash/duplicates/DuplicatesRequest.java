@@ -17,6 +17,7 @@ import org.elasticsearch.index.query.QueryBuilder;
 import org.elasticsearch.tasks.Task;
 import org.elasticsearch.tasks.TaskId;
 import org.elasticsearch.xcontent.ObjectParser;
+import org.elasticsearch.xcontent.ObjectParser.ValueType;
 import org.elasticsearch.xcontent.ParseField;
 import org.elasticsearch.xcontent.XContentParser;
 
@@ -25,10 +26,10 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.IntSupplier;
 
 import static org.elasticsearch.action.ValidateActions.addValidationError;
-import static org.elasticsearch.xcontent.ObjectParser.ValueType.VALUE_OBJECT_ARRAY;
 
 /**
  * The near-duplicate report request: which indices, the fingerprint object, the radius, an optional
@@ -125,8 +126,9 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     }
 
     /**
-     * The body's fields as sent, before validation: {@link ObjectParser} checks the syntax and the value types (wrapping
-     * errors with their location), then the setters check the values, so a value error is the setter's own message.
+     * The body's fields as sent, before validation: {@link ObjectParser} checks the syntax and, through each declaration's
+     * type, the kind of each value (wrapping errors with their location); then the setters check the values, so a value
+     * error is the setter's own message naming the parameter.
      */
     private static final class Body {
         String field;
@@ -144,26 +146,20 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     private static final ObjectParser<Body, Void> PARSER = new ObjectParser<>("_simhash/duplicates", Body::new);
 
     static {
-        PARSER.declareField((b, v) -> b.field = v, (p, c) -> Params.string(p, "field"), new ParseField("field"), VALUE_OBJECT_ARRAY);
-        PARSER.declareField((b, v) -> b.maxDistance = v, (p, c) -> Params.integer(p, "max_distance"), new ParseField("max_distance"),
-            VALUE_OBJECT_ARRAY);
-        PARSER.declareField((b, v) -> b.minSimilarity = v, (p, c) -> Params.number(p, "min_similarity"), new ParseField("min_similarity"),
-            VALUE_OBJECT_ARRAY);
-        PARSER.declareField((b, v) -> b.query = v, (p, c) -> {
-            if (p.currentToken() != XContentParser.Token.START_OBJECT) {
-                throw new IllegalArgumentException("[query] must be a query object, got [" + p.currentToken() + "]");
-            }
-            return AbstractQueryBuilder.parseTopLevelQuery(p);
-        }, new ParseField("query"), VALUE_OBJECT_ARRAY);
-        PARSER.declareField((b, v) -> b.from = v, (p, c) -> Params.integer(p, "from"), new ParseField("from"), VALUE_OBJECT_ARRAY);
-        PARSER.declareField((b, v) -> b.size = v, (p, c) -> Params.integer(p, "size"), new ParseField("size"), VALUE_OBJECT_ARRAY);
-        PARSER.declareField((b, v) -> b.maxMembers = v, (p, c) -> Params.integer(p, "max_members"), new ParseField("max_members"),
-            VALUE_OBJECT_ARRAY);
-        PARSER.declareField((b, v) -> b.writeGroupId = v, (p, c) -> Params.string(p, "write_group_id"), new ParseField("write_group_id"),
-            VALUE_OBJECT_ARRAY);
-        PARSER.declareField((b, v) -> b.overwriteGroupId = v, (p, c) -> Params.bool(p, "overwrite_group_id"),
-            new ParseField("overwrite_group_id"), VALUE_OBJECT_ARRAY);
-        PARSER.declareField((b, v) -> b.read = v, (p, c) -> Params.string(p, "read"), new ParseField("read"), VALUE_OBJECT_ARRAY);
+        PARSER.declareString((b, v) -> b.field = v, new ParseField("field"));
+        declareWholeNumber((b, v) -> b.maxDistance = v, "max_distance");
+        PARSER.declareDouble((b, v) -> b.minSimilarity = v, new ParseField("min_similarity"));
+        PARSER.declareObject((b, v) -> b.query = v, (p, c) -> AbstractQueryBuilder.parseTopLevelQuery(p), new ParseField("query"));
+        declareWholeNumber((b, v) -> b.from = v, "from");
+        declareWholeNumber((b, v) -> b.size = v, "size");
+        declareWholeNumber((b, v) -> b.maxMembers = v, "max_members");
+        PARSER.declareString((b, v) -> b.writeGroupId = v, new ParseField("write_group_id"));
+        PARSER.declareBoolean((b, v) -> b.overwriteGroupId = v, new ParseField("overwrite_group_id"));
+        PARSER.declareString((b, v) -> b.read = v, new ParseField("read"));
+    }
+
+    private static void declareWholeNumber(BiConsumer<Body, Long> setter, String name) {
+        PARSER.declareField(setter, (p, c) -> Params.wholeNumber(p, name), new ParseField(name), ValueType.LONG);
     }
 
     /**
@@ -171,15 +167,14 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
      * {@code max_members}, {@code write_group_id}, {@code overwrite_group_id}, {@code read}.
      *
      * @param parser the body, or null when the request has none
-     * @throws org.elasticsearch.xcontent.XContentParseException for malformed JSON, an unknown field or a value of the wrong
-     *         type, with its location (the cause names the parameter)
+     * @throws org.elasticsearch.xcontent.XContentParseException for malformed JSON, a body that is not an object, an unknown
+     *         field or a value of the wrong type, with its location and the parameter's name
      * @throws IllegalArgumentException naming the offending parameter, for an invalid value
      */
     public static DuplicatesRequest parse(XContentParser parser, String... indices) throws IOException {
         if (parser == null) {
             throw new IllegalArgumentException("[field] is required: send a body such as {\"field\": \"simhash\"}");
         }
-        Params.startObject(parser);
         Body body = PARSER.parse(parser, null);
         if (body.field == null) {
             throw new IllegalArgumentException("[field] is required: the fingerprint object to group by, e.g. [simhash]");

@@ -1,6 +1,6 @@
 package dev.simhash.duplicates;
 
-import dev.simhash.core.SimHash;
+import dev.simhash.neardup.Params;
 
 import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.support.IndicesOptions;
@@ -48,7 +48,7 @@ public final class RestDuplicatesAction extends BaseRestHandler {
             report = DuplicatesRequest.parse(null, indices);
         }
         report.indicesOptions(IndicesOptions.fromRequest(request, report.indicesOptions()));
-        boolean wait = waitForCompletion(request.param("wait_for_completion"));
+        boolean wait = Params.booleanParam(request, "wait_for_completion", true);
         String keepAliveParam = request.param("keep_alive");
         if (wait) {
             if (keepAliveParam != null) {
@@ -67,16 +67,5 @@ public final class RestDuplicatesAction extends BaseRestHandler {
             throw invalid;
         }
         return channel -> client.execute(AsyncDuplicatesAction.INSTANCE, async, new RestToXContentListener<>(channel));
-    }
-
-    /** {@code wait_for_completion}: absent or empty is true; anything but true or false is a 400 naming the parameter. */
-    public static boolean waitForCompletion(String value) {
-        if (value == null || value.isEmpty() || value.equals("true")) {
-            return true;
-        }
-        if (value.equals("false")) {
-            return false;
-        }
-        throw new IllegalArgumentException("[wait_for_completion] must be [true] or [false], got [" + SimHash.abbreviate(value) + "]");
     }
 }

@@ -8,10 +8,10 @@ import dev.simhash.wire.WireEnvelope;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.common.io.stream.Writeable;
+import org.elasticsearch.rest.RestRequest;
 
 import java.io.IOException;
 import java.util.Locale;
-import java.util.function.Function;
 import java.util.function.IntSupplier;
 
 /**
@@ -31,21 +31,24 @@ record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, Doubl
     static final int DEFAULT_MEMBERS = 0;
     static final int MAX_MEMBERS = 100;
 
-    /** Reads the URL parameters ({@code param} gives a parameter's value, or null when absent). */
-    static FoldParams from(Function<String, String> param) {
-        String field = Params.required("field", param.apply("field"), "the fingerprint object to fold on, e.g. [simhash]");
-        String maxDistanceValue = param.apply("max_distance");
-        int maxDistance = Params.intParam("max_distance", maxDistanceValue, DEFAULT_MAX_DISTANCE, 0, SimHash.BITS);
-        String minSimilarityValue = param.apply("min_similarity");
-        Double minSimilarity = minSimilarityValue == null ? null : Verification.parse(minSimilarityValue);
-        if (minSimilarityValue != null && maxDistanceValue != null) {
+    /**
+     * Reads the URL parameters with the request's typed readers (a value of the wrong type is a 400 naming its
+     * parameter), then checks their ranges.
+     */
+    static FoldParams from(RestRequest request) {
+        String field = Params.required("field", request.param("field"), "the fingerprint object to fold on, e.g. [simhash]");
+        boolean maxDistanceGiven = request.hasParam("max_distance");
+        int maxDistance = Params.checkRange("max_distance", request.paramAsInt("max_distance", DEFAULT_MAX_DISTANCE), 0, SimHash.BITS);
+        boolean minSimilarityGiven = request.hasParam("min_similarity");
+        double minSimilarity = minSimilarityGiven ? Verification.check(request.paramAsDouble("min_similarity", Double.NaN)) : Double.NaN;
+        if (minSimilarityGiven && maxDistanceGiven) {
             throw Params.bothThresholds();
         }
-        String windowValue = param.apply("window");
-        int window = Params.intParam("window", windowValue, DEFAULT_WINDOW, 1, MAX_WINDOW);
-        int members = Params.intParam("members", param.apply("members"), DEFAULT_MEMBERS, 0, MAX_MEMBERS);
-        FoldParams fold = new FoldParams(field, maxDistance, maxDistanceValue != null, null, false, window, windowValue != null, members);
-        return minSimilarity == null ? fold : fold.withVerification(Verification.of(minSimilarity), true);
+        boolean windowGiven = request.hasParam("window");
+        int window = Params.checkRange("window", request.paramAsInt("window", DEFAULT_WINDOW), 1, MAX_WINDOW);
+        int members = Params.checkRange("members", request.paramAsInt("members", DEFAULT_MEMBERS), 0, MAX_MEMBERS);
+        FoldParams fold = new FoldParams(field, maxDistance, maxDistanceGiven, null, false, window, windowGiven, members);
+        return minSimilarityGiven ? fold.withVerification(Verification.of(minSimilarity), true) : fold;
     }
 
     /** These parameters verifying with {@code v}: its threshold and its candidate radius. */

@@ -90,7 +90,7 @@ public final class FoldRequest extends ActionRequest implements IndicesRequest.R
      * @throws IllegalArgumentException naming the offending parameter
      */
     public static FoldRequest parse(RestRequest request, Predicate<NodeFeature> clusterSupportsFeature) throws IOException {
-        FoldParams fold = FoldParams.from(request::param);
+        FoldParams fold = FoldParams.from(request);
         SearchRequest search = new SearchRequest();
         request.withContentOrSourceParamParserOrNull(parser -> RestSearchAction.parseSearchRequest(
             search, request, parser, clusterSupportsFeature, size -> search.source().size(size)));

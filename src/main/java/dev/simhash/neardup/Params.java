@@ -2,31 +2,18 @@ package dev.simhash.neardup;
 
 import dev.simhash.core.SimHash;
 
-import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.rest.RestRequest;
 import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.util.Locale;
 
-/** Validation of the fold and report parameters, with errors that name the parameter in brackets. */
+/**
+ * Checks of the fold and report parameters after their typed parsing, with errors that name the parameter in brackets.
+ */
 public final class Params {
 
     private Params() {}
-
-    /** Parses an integer parameter given as text (a URL parameter), checking its range. */
-    public static int intParam(String name, String value, int defaultValue, int min, int max) {
-        if (value == null) {
-            return defaultValue;
-        }
-        long parsed;
-        try {
-            parsed = Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                String.format(Locale.ROOT, "[%s] must be an integer, got [%s]", name, SimHash.abbreviate(value)));
-        }
-        return checkRange(name, parsed, min, max);
-    }
 
     /** Checks that {@code value} lies in {@code min..max}. */
     public static int checkRange(String name, long value, int min, int max) {
@@ -42,22 +29,6 @@ public final class Params {
             + "shared shingles, verified with the similarity sketches) or [max_distance] (a radius in bits), not both");
     }
 
-    /** A body value that must be a number (or a string holding one): a {@code min_similarity}, checked by {@link Verification}. */
-    public static double number(XContentParser parser, String name) throws IOException {
-        XContentParser.Token token = parser.currentToken();
-        if (token == XContentParser.Token.VALUE_NUMBER) {
-            return parser.doubleValue();
-        }
-        if (token == XContentParser.Token.VALUE_STRING) {
-            try {
-                return Double.parseDouble(parser.text().trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("[" + name + "] must be a number, got [" + SimHash.abbreviate(parser.text()) + "]");
-            }
-        }
-        throw new IllegalArgumentException("[" + name + "] must be a number, got [" + token + "]");
-    }
-
     /** A required, non-blank text parameter. */
     public static String required(String name, String value, String what) {
         if (value == null || value.isBlank()) {
@@ -67,57 +38,34 @@ public final class Params {
     }
 
     /**
-     * Moves to the start of a request body, which must be a JSON object: anything else is a {@link ParsingException} with
-     * its location.
+     * The value of a body field declared as a long: read as Elasticsearch reads numbers (a JSON number or a string holding
+     * one), except that a fraction is refused rather than silently truncated, since a truncated radius or page would
+     * answer another question than the one asked.
      */
-    public static void startObject(XContentParser parser) throws IOException {
-        XContentParser.Token token = parser.currentToken() == null ? parser.nextToken() : parser.currentToken();
-        if (token != XContentParser.Token.START_OBJECT) {
-            throw new ParsingException(parser.getTokenLocation(), "the request body must be a JSON object, got [" + token + "]");
+    public static long wholeNumber(XContentParser parser, String name) throws IOException {
+        double value;
+        try {
+            value = parser.doubleValue();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + SimHash.abbreviate(parser.text()) + "]", e);
         }
-    }
-
-    /** A body value that must be a JSON string. */
-    public static String string(XContentParser parser, String name) throws IOException {
-        if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
-            throw new IllegalArgumentException("[" + name + "] must be a string, got [" + parser.currentToken() + "]");
+        long whole = parser.longValue();
+        if (whole != value) {
+            throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + SimHash.abbreviate(parser.text()) + "]");
         }
-        return parser.text();
+        return whole;
     }
 
     /**
-     * A body value that must be an integer: a JSON integer or a string holding one (as Elasticsearch accepts numbers);
-     * fractions, booleans, arrays and objects are refused (never truncated).
+     * A boolean URL parameter read with {@link RestRequest#paramAsBoolean}; its own error does not name the parameter, so
+     * this one does.
      */
-    public static long integer(XContentParser parser, String name) throws IOException {
-        XContentParser.Token token = parser.currentToken();
-        if (token == XContentParser.Token.VALUE_NUMBER) {
-            XContentParser.NumberType type = parser.numberType();
-            if (type == XContentParser.NumberType.INT || type == XContentParser.NumberType.LONG) {
-                return parser.longValue();
-            }
-            throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + parser.text() + "]");
+    public static boolean booleanParam(RestRequest request, String name, boolean defaultValue) {
+        try {
+            return request.paramAsBoolean(name, defaultValue);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("[" + name + "] must be [true] or [false], got [" + SimHash.abbreviate(request.param(name))
+                + "]", e);
         }
-        if (token == XContentParser.Token.VALUE_STRING) {
-            try {
-                return Long.parseLong(parser.text().trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + SimHash.abbreviate(parser.text()) + "]");
-            }
-        }
-        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + token + "]");
-    }
-
-    /** A body value that must be a boolean: a JSON boolean or the string {@code "true"} or {@code "false"}. */
-    public static boolean bool(XContentParser parser, String name) throws IOException {
-        XContentParser.Token token = parser.currentToken();
-        if (token == XContentParser.Token.VALUE_BOOLEAN) {
-            return parser.booleanValue();
-        }
-        if (token == XContentParser.Token.VALUE_STRING && ("true".equals(parser.text()) || "false".equals(parser.text()))) {
-            return Boolean.parseBoolean(parser.text());
-        }
-        throw new IllegalArgumentException("[" + name + "] must be [true] or [false], got [" + (token == XContentParser.Token.VALUE_STRING
-            ? SimHash.abbreviate(parser.text()) : token) + "]");
     }
 }

@@ -2,7 +2,6 @@ package dev.simhash.neardup;
 
 import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.MinHashSketch;
-import dev.simhash.core.SimHash;
 
 import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.search.SearchHit;
@@ -34,17 +33,6 @@ public record Verification(double minSimilarity, int radius, int minEqualBins) {
                 "[min_similarity] must be greater than 0 and at most 1, got [%s] (the share of shingles two texts have in common)", value));
         }
         return value;
-    }
-
-    /** Parses a threshold given as text (a URL parameter). */
-    public static double parse(String value) {
-        double parsed;
-        try {
-            parsed = Double.parseDouble(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("[min_similarity] must be a number, got [" + SimHash.abbreviate(value) + "]");
-        }
-        return check(parsed);
     }
 
     /** Whether the sketches at {@code a[aOff..]} and {@code b[bOff..]} are similar enough to link their documents. */

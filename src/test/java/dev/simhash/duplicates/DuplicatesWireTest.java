@@ -1,6 +1,5 @@
 package dev.simhash.duplicates;
 
-import org.elasticsearch.common.ParsingException;
 import org.elasticsearch.common.Strings;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.common.settings.Settings;
@@ -70,21 +69,34 @@ public class DuplicatesWireTest extends ESTestCase {
         }
     }
 
-    /** Wrong types are parse errors with the location of the value, caused by a message naming the parameter. */
+    /**
+     * A value of the wrong kind is refused by the parser's typed declaration, with the value's location and the parameter's
+     * name; a value of the right kind that is no valid number fails with the location and a cause naming the parameter.
+     */
     public void testRejectsWrongTypesWithLocation() {
-        Map<String, String> cases = Map.of(
-            "{\"field\": \"fp\", \"size\": true}", "[size] must be an integer, got [VALUE_BOOLEAN]",
-            "{\"field\": \"fp\", \"max_members\": [1]}", "[max_members] must be an integer, got [START_ARRAY]",
+        Map<String, String> kinds = Map.of(
+            "{\"field\": \"fp\", \"size\": true}", "size doesn't support values of type: VALUE_BOOLEAN",
+            "{\"field\": \"fp\", \"max_members\": [1]}", "max_members doesn't support values of type: START_ARRAY",
+            "{\"field\": 7}", "field doesn't support values of type: VALUE_NUMBER",
+            "{\"field\": \"fp\", \"query\": 3}", "query doesn't support values of type: VALUE_NUMBER",
+            "{\"field\": \"fp\", \"min_similarity\": true}", "min_similarity doesn't support values of type: VALUE_BOOLEAN",
+            "{\"field\": \"fp\", \"overwrite_group_id\": 1}", "overwrite_group_id doesn't support values of type: VALUE_NUMBER");
+        for (Map.Entry<String, String> c : kinds.entrySet()) {
+            XContentParseException e = expectThrows(XContentParseException.class, () -> parse(c.getKey()));
+            assertThat(c.getKey(), e.getMessage(), startsWith("[1:"));
+            assertThat(c.getKey(), e.getMessage(), containsString("[_simhash/duplicates] " + c.getValue()));
+            assertNotNull(c.getKey(), e.getLocation());
+        }
+        Map<String, String> values = Map.of(
             "{\"field\": \"fp\", \"max_distance\": 2.5}", "[max_distance] must be an integer, got [2.5]",
             "{\"field\": \"fp\", \"max_distance\": \"x\"}", "[max_distance] must be an integer, got [x]",
-            "{\"field\": 7}", "[field] must be a string, got [VALUE_NUMBER]",
-            "{\"field\": \"fp\", \"query\": 3}", "[query] must be a query object, got [VALUE_NUMBER]");
-        for (Map.Entry<String, String> c : cases.entrySet()) {
+            "{\"field\": \"fp\", \"from\": \"1.5\"}", "[from] must be an integer, got [1.5]",
+            "{\"field\": \"fp\", \"overwrite_group_id\": \"yes\"}", "[yes]");
+        for (Map.Entry<String, String> c : values.entrySet()) {
             XContentParseException e = expectThrows(XContentParseException.class, () -> parse(c.getKey()));
-            String name = c.getValue().substring(0, c.getValue().indexOf(']') + 1);
+            String name = c.getKey().substring(c.getKey().lastIndexOf(", \"") + 3, c.getKey().lastIndexOf("\":"));
             assertThat(c.getKey(), e.getMessage(), startsWith("[1:"));
-            assertThat(c.getKey(), e.getMessage(), containsString("[_simhash/duplicates] failed to parse field " + name));
-            assertNotNull(c.getKey(), e.getLocation());
+            assertThat(c.getKey(), e.getMessage(), containsString("[_simhash/duplicates] failed to parse field [" + name + "]"));
             assertThat(c.getKey(), e.getCause().getMessage(), containsString(c.getValue()));
         }
     }
@@ -99,8 +111,8 @@ public class DuplicatesWireTest extends ESTestCase {
             () -> parse("{\"field\": \"fp\", \"query\": {\"nope\": {}}}"));
         assertThat(query.getMessage(), containsString("failed to parse field [query]"));
         assertThat(query.getCause().getMessage(), containsString("[nope]"));
-        ParsingException array = expectThrows(ParsingException.class, () -> parse("[1, 2]"));
-        assertEquals("the request body must be a JSON object, got [START_ARRAY]", array.getMessage());
+        XContentParseException array = expectThrows(XContentParseException.class, () -> parse("[1, 2]"));
+        assertThat(array.getMessage(), containsString("[_simhash/duplicates] Expected START_OBJECT"));
         assertEquals(1, array.getLineNumber());
         IllegalArgumentException none = expectThrows(IllegalArgumentException.class, () -> DuplicatesRequest.parse(null, "news"));
         assertThat(none.getMessage(), startsWith("[field] is required"));
@@ -163,9 +175,9 @@ public class DuplicatesWireTest extends ESTestCase {
             IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse(c.getKey()));
             assertThat(c.getKey(), e.getMessage(), containsString(c.getValue()));
         }
-        XContentParseException type = expectThrows(XContentParseException.class,
-            () -> parse("{\"field\": \"fp\", \"min_similarity\": true}"));
-        assertThat(type.getCause().getMessage(), containsString("[min_similarity] must be a number, got [VALUE_BOOLEAN]"));
+        XContentParseException word = expectThrows(XContentParseException.class,
+            () -> parse("{\"field\": \"fp\", \"min_similarity\": \"most\"}"));
+        assertThat(word.getMessage(), containsString("failed to parse field [min_similarity]"));
     }
 
     public void testVerifiedResponseRoundTripAndJson() throws IOException {
@@ -198,14 +210,6 @@ public class DuplicatesWireTest extends ESTestCase {
         assertEquals("{\"phase\":\"group\",\"slices\":4,\"docs_read\":900,\"docs_total\":1000,\"groups_found\":17,"
             + "\"docs_written\":0,\"docs_to_write\":0}", Strings.toString(copy));
         assertEquals(DuplicatesStatus.NAME, copy.getWriteableName());
-    }
-
-    public void testWaitForCompletionIsABoolean() {
-        assertTrue(RestDuplicatesAction.waitForCompletion(null));
-        assertTrue(RestDuplicatesAction.waitForCompletion("true"));
-        assertFalse(RestDuplicatesAction.waitForCompletion("false"));
-        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> RestDuplicatesAction.waitForCompletion("nope"));
-        assertEquals("[wait_for_completion] must be [true] or [false], got [nope]", e.getMessage());
     }
 
     public void testResponseRoundTripAndJson() throws IOException {
