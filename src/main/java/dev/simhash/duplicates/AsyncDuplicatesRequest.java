@@ -89,4 +89,14 @@ public final class AsyncDuplicatesRequest extends ActionRequest implements Indic
     public String getDescription() {
         return "start " + report.getDescription();
     }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AsyncDuplicatesRequest that && report.equals(that.report) && keepAlive.equals(that.keepAlive);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(report, keepAlive);
+    }
 }

@@ -9,6 +9,7 @@ import org.elasticsearch.xcontent.ToXContentObject;
 import org.elasticsearch.xcontent.XContentBuilder;
 
 import java.io.IOException;
+import java.util.Objects;
 
 /** The id of a report started in the background: {@code GET _simhash/duplicates/<id>} reads it. */
 public final class AsyncDuplicatesResponse extends ActionResponse implements ToXContentObject {
@@ -37,5 +38,15 @@ public final class AsyncDuplicatesResponse extends ActionResponse implements ToX
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
         // [task] as before (the id is the task's id, listed by _tasks while it runs), [id] for _simhash/duplicates/<id>
         return builder.startObject().field("task", id).field("id", id).endObject();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AsyncDuplicatesResponse that && Objects.equals(id, that.id);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hashCode(id);
     }
 }

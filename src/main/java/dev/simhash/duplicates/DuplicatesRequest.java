@@ -396,4 +396,27 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
             + (minSimilarity == null ? "" : ", min_similarity[" + minSimilarity + "]") + q
             + (writeGroupId == null ? "" : ", write_group_id[" + writeGroupId + "]");
     }
+
+    // the wire fields (shouldStoreResult stays on the node that received the request)
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o == null || getClass() != o.getClass()) {
+            return false;
+        }
+        DuplicatesRequest that = (DuplicatesRequest) o;
+        return Arrays.equals(indices, that.indices) && indicesOptions.equals(that.indicesOptions) && Objects.equals(field, that.field)
+            && maxDistance == that.maxDistance && maxDistanceGiven == that.maxDistanceGiven && Objects.equals(minSimilarity,
+            that.minSimilarity) && Objects.equals(query, that.query) && from == that.from && size == that.size
+            && maxMembers == that.maxMembers && Objects.equals(writeGroupId, that.writeGroupId) && overwriteGroupId == that.overwriteGroupId
+            && readMode == that.readMode;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(Arrays.hashCode(indices), indicesOptions, field, maxDistance, maxDistanceGiven, minSimilarity, query, from, size,
+            maxMembers, writeGroupId, overwriteGroupId, readMode);
+    }
 }

@@ -10,6 +10,7 @@ import org.elasticsearch.xcontent.XContentBuilder;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
 
 /** The near-duplicate report: totals, one page of groups, and how many group ids were written. */
 public final class DuplicatesResponse extends ActionResponse implements ToXContentObject {
@@ -115,6 +116,36 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         out.writeOptionalDouble(m.similarity());
     }
 
+    public String field() {
+        return field;
+    }
+
+    public int maxDistance() {
+        return maxDistance;
+    }
+
+    /** The threshold pairs were verified with, or null. */
+    public Double minSimilarity() {
+        return minSimilarity;
+    }
+
+    public long tookMillis() {
+        return tookMillis;
+    }
+
+    public Phases phases() {
+        return phases;
+    }
+
+    /** The field group ids were written to, or null. */
+    public String groupIdField() {
+        return groupIdField;
+    }
+
+    public long peakMemoryBytes() {
+        return peakMemoryBytes;
+    }
+
     public DuplicateGroups.Page page() {
         return page;
     }
@@ -171,5 +202,23 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         builder.endArray();
         builder.endObject();
         return builder;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o instanceof DuplicatesResponse that) {
+            return field.equals(that.field) && maxDistance == that.maxDistance && Objects.equals(minSimilarity, that.minSimilarity)
+                && tookMillis == that.tookMillis && phases.equals(that.phases) && page.equals(that.page)
+                && Objects.equals(groupIdField, that.groupIdField) && updated == that.updated && peakMemoryBytes == that.peakMemoryBytes;
+        }
+        return false;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(field, maxDistance, minSimilarity, tookMillis, phases, page, groupIdField, updated, peakMemoryBytes);
     }
 }

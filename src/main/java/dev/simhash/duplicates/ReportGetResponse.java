@@ -10,6 +10,7 @@ import org.elasticsearch.xcontent.XContentBuilder;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Objects;
 
 /** A stored report as its reader sees it: state, progress, and the response or the error (see {@link ReportRecord#view}). */
 public final class ReportGetResponse extends ActionResponse implements ToXContentObject {
@@ -37,5 +38,15 @@ public final class ReportGetResponse extends ActionResponse implements ToXConten
     @Override
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
         return builder.map(view);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ReportGetResponse that && Objects.equals(view, that.view);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hashCode(view);
     }
 }

@@ -11,6 +11,7 @@ import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Objects;
 
 import static org.elasticsearch.action.ValidateActions.addValidationError;
@@ -95,5 +96,17 @@ public abstract class ReportIdRequest extends ActionRequest implements IndicesRe
     @Override
     public String getDescription() {
         return "simhash report [" + id + "]";
+    }
+
+    // a get and a delete of the same report are different requests
+    @Override
+    public boolean equals(Object o) {
+        return o != null && getClass() == o.getClass() && id.equals(((ReportIdRequest) o).id)
+            && Arrays.equals(indices, ((ReportIdRequest) o).indices);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(getClass(), id, Arrays.hashCode(indices));
     }
 }

@@ -21,6 +21,7 @@ import org.elasticsearch.tasks.Task;
 import org.elasticsearch.tasks.TaskId;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -200,5 +201,22 @@ public final class FoldRequest extends ActionRequest implements IndicesRequest.R
         return "simhash fold field[" + fold.field() + "], max_distance[" + fold.maxDistance() + "], "
             + (fold.minSimilarity() == null ? "" : "min_similarity[" + fold.minSimilarity() + "], ") + "window[" + fold.window() + "], "
             + search.getDescription();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o instanceof FoldRequest that) {
+            return search.equals(that.search) && fold.equals(that.fold) && from == that.from && size == that.size
+                && Arrays.equals(indices, that.indices);
+        }
+        return false;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(search, fold, from, size, Arrays.hashCode(indices));
     }
 }

@@ -21,6 +21,7 @@ import org.elasticsearch.xcontent.XContentBuilder;
 import java.io.IOException;
 import java.util.Base64;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A page of folded search results: the inner search's response (its hits in rank order) and, for each representative
@@ -102,6 +103,23 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
                 });
             }
         });
+    }
+
+    /** The inner search's response (the reference stays this response's). */
+    SearchResponse search() {
+        return search;
+    }
+
+    FoldParams fold() {
+        return fold;
+    }
+
+    long tookMillis() {
+        return tookMillis;
+    }
+
+    List<Representative> page() {
+        return page;
     }
 
     /** The number of representatives the window gave (all pages). */
@@ -208,5 +226,30 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
         } else {
             b.field(name, score);
         }
+    }
+
+    /**
+     * Equal when the fold's own fields and what the search response carries over the wire and shows (its hits, shards,
+     * time and flags) are: {@link SearchResponse} itself has no equality.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o instanceof FoldResponse that) {
+            return fold.equals(that.fold) && tookMillis == that.tookMillis && groups == that.groups && page.equals(that.page)
+                && search.getHits().equals(that.search.getHits()) && search.getTook().equals(that.search.getTook())
+                && search.getTotalShards() == that.search.getTotalShards() && search.getSuccessfulShards() == that.search.getSuccessfulShards()
+                && search.getSkippedShards() == that.search.getSkippedShards() && search.isTimedOut() == that.search.isTimedOut()
+                && Objects.equals(search.isTerminatedEarly(), that.search.isTerminatedEarly());
+        }
+        return false;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(fold, tookMillis, groups, page, search.getHits(), search.getTook(), search.getTotalShards(),
+            search.getSuccessfulShards(), search.getSkippedShards(), search.isTimedOut(), search.isTerminatedEarly());
     }
 }
