@@ -1,13 +1,7 @@
 package dev.simhash.duplicates;
 
-import dev.simhash.wire.WireTesting;
-
-import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
-import org.elasticsearch.common.io.stream.Writeable;
-import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.core.TimeValue;
 import org.elasticsearch.index.query.QueryBuilders;
-import org.elasticsearch.search.SearchModule;
 import org.elasticsearch.tasks.TaskId;
 import org.elasticsearch.test.ESTestCase;
 
@@ -16,23 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static dev.simhash.neardup.WireCopies.copies;
+
 /**
  * The wire formats of the fold and report messages: each comes back whole from its own bytes and from the bytes the next
  * plugin release would write (its envelope carrying fields this release does not know).
  */
 public class DuplicatesWireFormatTest extends ESTestCase {
-
-    private final NamedWriteableRegistry registry = new NamedWriteableRegistry(new SearchModule(Settings.EMPTY, List.of())
-        .getNamedWriteables());
-
-    /** Both copies carry the same fields as the original: they write the same bytes. */
-    private <T extends Writeable> List<T> copies(T original, Writeable.Reader<T> reader) throws IOException {
-        T copy = WireTesting.roundTrip(original, registry, reader);
-        T fromNext = WireTesting.fromNextRelease(original, registry, reader);
-        assertEquals(WireTesting.write(original), WireTesting.write(copy));
-        assertEquals(WireTesting.write(original), WireTesting.write(fromNext));
-        return List.of(copy, fromNext);
-    }
 
     private static DuplicatesRequest duplicatesRequest() {
         DuplicatesRequest r = new DuplicatesRequest("news", "blogs").field("body.simhash").maxDistance(5)

@@ -1,36 +1,19 @@
 package dev.simhash.fold;
 
-import dev.simhash.wire.WireTesting;
-
 import org.elasticsearch.action.search.SearchRequest;
-import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
-import org.elasticsearch.common.io.stream.Writeable;
-import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.index.query.QueryBuilders;
-import org.elasticsearch.search.SearchModule;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.test.ESTestCase;
 
 import java.io.IOException;
-import java.util.List;
+
+import static dev.simhash.neardup.WireCopies.copies;
 
 /**
  * The wire formats of the fold messages: each comes back whole from its own bytes and from the bytes the next
  * plugin release would write (its envelope carrying fields this release does not know).
  */
 public class FoldWireFormatTest extends ESTestCase {
-
-    private final NamedWriteableRegistry registry = new NamedWriteableRegistry(new SearchModule(Settings.EMPTY, List.of())
-        .getNamedWriteables());
-
-    /** Both copies carry the same fields as the original: they write the same bytes. */
-    private <T extends Writeable> List<T> copies(T original, Writeable.Reader<T> reader) throws IOException {
-        T copy = WireTesting.roundTrip(original, registry, reader);
-        T fromNext = WireTesting.fromNextRelease(original, registry, reader);
-        assertEquals(WireTesting.write(original), WireTesting.write(copy));
-        assertEquals(WireTesting.write(original), WireTesting.write(fromNext));
-        return List.of(copy, fromNext);
-    }
 
     public void testFoldRequestAndParams() throws IOException {
         FoldParams params = new FoldParams("fp", 4, true, 0.7, true, 50, true, 2);
