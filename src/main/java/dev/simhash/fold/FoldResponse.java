@@ -240,7 +240,8 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
         if (o instanceof FoldResponse that) {
             return fold.equals(that.fold) && tookMillis == that.tookMillis && groups == that.groups && page.equals(that.page)
                 && search.getHits().equals(that.search.getHits()) && search.getTook().equals(that.search.getTook())
-                && search.getTotalShards() == that.search.getTotalShards() && search.getSuccessfulShards() == that.search.getSuccessfulShards()
+                && search.getTotalShards() == that.search.getTotalShards()
+                && search.getSuccessfulShards() == that.search.getSuccessfulShards()
                 && search.getSkippedShards() == that.search.getSkippedShards() && search.isTimedOut() == that.search.isTimedOut()
                 && Objects.equals(search.isTerminatedEarly(), that.search.isTerminatedEarly());
         }
