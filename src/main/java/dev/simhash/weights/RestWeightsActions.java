@@ -1,6 +1,6 @@
 package dev.simhash.weights;
 
-import dev.simhash.collapse.RestDuplicatesAction;
+import dev.simhash.neardup.Params;
 
 import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.support.SubscribableListener;
@@ -59,7 +59,7 @@ public final class RestWeightsActions {
             try (XContentParser parser = request.contentOrSourceParamParser()) {
                 put = PutWeightsAction.Request.parse(name, parser);
             }
-            if (RestDuplicatesAction.waitForCompletion(request.param("wait_for_completion"))) {
+            if (Params.booleanParam(request, "wait_for_completion", true)) {
                 return channel -> new RestCancellableNodeClient(client, request.getHttpChannel())
                     .execute(PutWeightsAction.INSTANCE, put, new RestToXContentListener<>(channel));
             }

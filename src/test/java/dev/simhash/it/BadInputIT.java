@@ -206,13 +206,14 @@ class BadInputIT {
             "[max_distance]"));
         cases.add(new Case("report: size 0", "POST", report, "{\"field\": \"simhash\", \"size\": -1}", "[size]"));
         cases.add(new Case("report: size too large", "POST", report, "{\"field\": \"simhash\", \"size\": 100000}", "[size]"));
-        cases.add(new Case("report: query not an object", "POST", report, "{\"field\": \"simhash\", \"query\": 5}", "[query]"));
+        cases.add(new Case("report: query not an object", "POST", report, "{\"field\": \"simhash\", \"query\": 5}",
+            "query doesn't support values of type"));
         cases.add(new Case("report: unknown parameter", "POST", report, "{\"field\": \"simhash\", \"k\": 3}", "[k]"));
-        cases.add(new Case("report: body not an object", "POST", report, "[1, 2]", "body"));
+        cases.add(new Case("report: body not an object", "POST", report, "[1, 2]", "Expected START_OBJECT"));
         cases.add(new Case("report: unknown parameter, located", "POST", report, "{\"field\": \"simhash\", \"k\": 3}",
             "[1:22] [_simhash/duplicates] unknown field [k]"));
         cases.add(new Case("report: wrong type, located", "POST", report, "{\"field\": \"simhash\", \"size\": [1]}",
-            "[_simhash/duplicates] failed to parse field [size]"));
+            "[_simhash/duplicates] size doesn't support values of type: START_ARRAY"));
         cases.add(new Case("report: malformed JSON", "POST", report, "{\"field\": \"simhash\", \"size\": }", "[1:"));
         cases.add(new Case("fold: unknown body key", "POST", fold + "?field=simhash", "{\"bogus\": 1}", "[bogus]"));
         cases.add(new Case("report: write_group_id on a text field", "POST", report,

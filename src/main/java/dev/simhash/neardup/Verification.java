@@ -1,0 +1,65 @@
+package dev.simhash.neardup;
+
+import dev.simhash.core.CandidateRadius;
+import dev.simhash.core.MinHashSketch;
+
+import org.elasticsearch.common.document.DocumentField;
+import org.elasticsearch.search.SearchHit;
+
+import java.util.Base64;
+import java.util.Locale;
+
+/**
+ * A {@code min_similarity} threshold as fold and report apply it: pairs of fingerprints within the threshold's candidate
+ * radius ({@link CandidateRadius}) are candidates, and a candidate pair is linked only if the two documents' minhash-v1
+ * sketches estimate a similarity of at least the threshold. The integer form of the check ({@link #minEqualBins}) is the
+ * same rule as {@code similarity >= threshold}, without floating point in the inner loops.
+ */
+public record Verification(double minSimilarity, int radius, int minEqualBins) {
+
+    /** The sketch this plugin verifies with, and the format the {@code fields} option reads it in. */
+    public static final MinHashSketch SKETCH = MinHashSketch.V1;
+    public static final String SKETCH_FORMAT = MinHashSketch.ALGORITHM;
+
+    public static Verification of(double minSimilarity) {
+        check(minSimilarity);
+        return new Verification(minSimilarity, CandidateRadius.radius(minSimilarity), SKETCH.equalBinsFor(minSimilarity));
+    }
+
+    /** Checks a threshold: in (0, 1], else a 400 naming {@code [min_similarity]}. */
+    public static double check(double value) {
+        if (!(value > 0 && value <= 1)) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                "[min_similarity] must be greater than 0 and at most 1, got [%s] (the share of shingles two texts have in common)", value));
+        }
+        return value;
+    }
+
+    /** Whether the sketches at {@code a[aOff..]} and {@code b[bOff..]} are similar enough to link their documents. */
+    public boolean linked(byte[] a, int aOff, byte[] b, int bOff) {
+        return SKETCH.equalBins(a, aOff, b, bOff) >= minEqualBins;
+    }
+
+    /** The estimated similarity of two sketches. */
+    public static double similarity(byte[] a, int aOff, byte[] b, int bOff) {
+        return SKETCH.similarity(a, aOff, b, bOff);
+    }
+
+    /**
+     * The sketch of a hit, read through the {@code fields} option in the {@value MinHashSketch#ALGORITHM} format (base64), or
+     * null when the document has none.
+     */
+    public static byte[] sketchOf(SearchHit hit, String field) {
+        DocumentField f = hit.field(field);
+        if (f == null || f.getValues().isEmpty() || !(f.getValues().get(0) instanceof String s)) {
+            return null;
+        }
+        byte[] bytes;
+        try {
+            bytes = Base64.getDecoder().decode(s);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        return bytes.length == MinHashSketch.BYTES ? bytes : null;
+    }
+}

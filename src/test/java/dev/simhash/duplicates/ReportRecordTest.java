@@ -1,0 +1,94 @@
+package dev.simhash.duplicates;
+
+import org.elasticsearch.core.TimeValue;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReportRecordTest {
+
+    private static final ReportRecord RUNNING = ReportRecord.running("n1:17", List.of("a", "b"), "simhash", null, 1_000, 61_000);
+    private static final ReportRecord WRITING = ReportRecord.running("n1:18", List.of("a"), "simhash", "dup_group", 1_000, 61_000);
+
+    @Test
+    void theStoredDocumentReadsBackAsTheSameRecord() {
+        ReportRecord done = WRITING.finished(ReportRecord.State.COMPLETED, Map.of("phase", "write"), Map.of("total_docs", 3), null);
+        for (ReportRecord r : List.of(RUNNING, WRITING, done)) {
+            assertEquals(r, ReportRecord.fromSource(r.id(), r.toSource()));
+        }
+        assertEquals("completed", done.toSource().get("state"));
+        assertEquals(false, done.toSource().get("cancelled"));
+        assertEquals(true, WRITING.finished(ReportRecord.State.CANCELLED, null, null, Map.of("type", "x")).toSource().get("cancelled"));
+    }
+
+    @Test
+    void aRunningRecordWhoseTaskRunsIsRunningWithTheLiveStatus() {
+        Map<String, Object> view = RUNNING.view(true, Map.of("phase", "group"));
+        assertEquals("running", view.get("state"));
+        assertEquals(true, view.get("is_running"));
+        assertEquals(Map.of("phase", "group"), view.get("status"));
+        assertNull(view.get("interrupted"));
+    }
+
+    @Test
+    void aRunningRecordWhoseTaskIsGoneWasInterrupted() {
+        Map<String, Object> view = RUNNING.view(false, null);
+        assertEquals("interrupted", view.get("state"));
+        assertEquals(false, view.get("is_running"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> why = (Map<String, Object>) view.get("interrupted");
+        assertFalse(why.containsKey("group_ids_partly_written"), "nothing was written without write_group_id: " + why);
+
+        Map<String, Object> writing = WRITING.withStatus(Map.of("phase", "write", "docs_written", 69_000, "docs_to_write", 200_000))
+            .view(false, null);
+        assertEquals("interrupted", writing.get("state"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> partly = (Map<String, Object>) writing.get("interrupted");
+        assertEquals(true, partly.get("group_ids_partly_written"));
+        assertTrue(((String) partly.get("advice")).contains("[dup_group]"), partly.toString());
+        // the last recorded progress says how far the write got
+        assertEquals(Map.of("phase", "write", "docs_written", 69_000, "docs_to_write", 200_000), writing.get("status"));
+    }
+
+    @Test
+    void aFinishedRecordIsShownAsStoredWhateverTheTask() {
+        ReportRecord cancelled = RUNNING.finished(ReportRecord.State.CANCELLED, null, null, Map.of("type", "task_cancelled_exception"));
+        for (boolean running : new boolean[] { true, false }) {
+            Map<String, Object> view = cancelled.view(running, Map.of("phase", "read"));
+            assertEquals("cancelled", view.get("state"));
+            assertEquals(true, view.get("cancelled"));
+            assertEquals(false, view.get("is_running"));
+            assertNull(view.get("status"), "no live status for a finished report");
+        }
+    }
+
+    @Test
+    void expiry() {
+        assertFalse(RUNNING.expired(60_999));
+        assertTrue(RUNNING.expired(61_000));
+    }
+
+    @Test
+    void reportIdsAreTaskIds() {
+        assertTrue(ReportIdRequest.wellFormed("oTUltX4IQMOUUVeiohTt8A:12345"));
+        for (String bad : List.of("", "abc", ":12", "node:", "node:12a", "node:1234567890123456789")) {
+            assertFalse(ReportIdRequest.wellFormed(bad), bad);
+        }
+        assertTrue(new ReportGetRequest("x").validate().getMessage().contains("[id] must be a report id"));
+    }
+
+    @Test
+    void keepAliveHasAFloor() {
+        assertEquals(TimeValue.timeValueSeconds(1), AsyncDuplicatesRequest.checkKeepAlive(TimeValue.timeValueSeconds(1)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> AsyncDuplicatesRequest.checkKeepAlive(TimeValue.timeValueMillis(999)));
+        assertEquals("[keep_alive] must be at least [1s], got [999ms]", e.getMessage());
+    }
+}

@@ -1,0 +1,138 @@
+package dev.simhash.fold;
+
+import dev.simhash.core.SimHash;
+import dev.simhash.neardup.FingerprintSets;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GreedyFoldingTest {
+
+    /** Reference: the rule written as literally as possible, over lists. */
+    static int[] reference(long[] hashes, boolean[] hasHash, int r) {
+        int[] repOf = new int[hashes.length];
+        List<Integer> reps = new ArrayList<>();
+        for (int i = 0; i < hashes.length; i++) {
+            repOf[i] = GreedyFolding.SELF;
+            if (hasHash[i]) {
+                for (int rep : reps) {
+                    if (hasHash[rep] && SimHash.distance(hashes[i], hashes[rep]) <= r) {
+                        repOf[i] = rep;
+                        break;
+                    }
+                }
+            }
+            if (repOf[i] == GreedyFolding.SELF) {
+                reps.add(i);
+            }
+        }
+        return repOf;
+    }
+
+    @Test
+    void equalsTheReferenceAndSatisfiesTheRuleOnRandomRankedLists() {
+        Random random = new Random(17);
+        int folded = 0;
+        for (int round = 0; round < 200; round++) {
+            int n = 1 + random.nextInt(400);
+            int r = random.nextInt(12);
+            long[] hashes = FingerprintSets.planted(random, n, 1 + random.nextInt(20), r + 3);
+            boolean[] hasHash = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                hasHash[i] = random.nextInt(12) != 0;
+            }
+            GreedyFolding f = GreedyFolding.fold(hashes, hasHash, r);
+            int[] expected = reference(hashes, hasHash, r);
+            int[] actual = new int[n];
+            for (int i = 0; i < n; i++) {
+                actual[i] = f.representativeOf(i);
+            }
+            assertArrayEquals(expected, actual, "round " + round);
+            checkRule(hashes, hasHash, r, f);
+            folded += n - f.groupCount();
+        }
+        assertTrue(folded > 5000, "planted near-duplicates must fold, folded " + folded);
+    }
+
+    /** The defining properties, checked independently of any implementation. */
+    static void checkRule(long[] hashes, boolean[] hasHash, int r, GreedyFolding f) {
+        int[] counted = new int[hashes.length];
+        List<Integer> reps = new ArrayList<>();
+        for (int i = 0; i < hashes.length; i++) {
+            int rep = f.representativeOf(i);
+            if (rep == GreedyFolding.SELF) {
+                reps.add(i);
+                assertEquals(0, f.distance(i));
+                if (hasHash[i]) {
+                    for (int earlier : reps) {
+                        if (earlier < i && hasHash[earlier]) {
+                            assertTrue(SimHash.distance(hashes[i], hashes[earlier]) > r, "representative " + i + " is near " + earlier);
+                        }
+                    }
+                }
+            } else {
+                assertTrue(hasHash[i] && hasHash[rep] && rep < i);
+                assertEquals(GreedyFolding.SELF, f.representativeOf(rep));
+                assertEquals(SimHash.distance(hashes[i], hashes[rep]), f.distance(i));
+                assertTrue(f.distance(i) <= r);
+                for (int earlier : reps) {
+                    if (earlier < rep && hasHash[earlier]) {
+                        assertTrue(SimHash.distance(hashes[i], hashes[earlier]) > r, i + " should have joined " + earlier);
+                    }
+                }
+                counted[rep]++;
+            }
+        }
+        for (int i = 0; i < hashes.length; i++) {
+            assertEquals(counted[i], f.foldedInto(i));
+        }
+        assertArrayEquals(reps.stream().mapToInt(Integer::intValue).toArray(), f.representatives());
+    }
+
+    @Test
+    void handWorkedExample() {
+        long a = 0L;
+        long b = 0b11L;        // 2 from a
+        long c = 0b1111_0000L; // 4 from a, 6 from b
+        long d = 0b1111_0001L; // 1 from c, 5 from a
+        long[] hashes = { a, c, b, d, 0, a };
+        boolean[] hasHash = { true, true, true, true, false, true };
+        GreedyFolding f = GreedyFolding.fold(hashes, hasHash, 3);
+        assertEquals(GreedyFolding.SELF, f.representativeOf(0));
+        assertEquals(GreedyFolding.SELF, f.representativeOf(1));
+        assertEquals(0, f.representativeOf(2));
+        assertEquals(2, f.distance(2));
+        assertEquals(1, f.representativeOf(3));
+        assertEquals(GreedyFolding.SELF, f.representativeOf(4), "no fingerprint: never folded");
+        assertEquals(0, f.representativeOf(5));
+        assertArrayEquals(new int[] { 0, 1, 4 }, f.representatives());
+        assertEquals(2, f.foldedInto(0));
+        assertEquals(1, f.foldedInto(1));
+        assertEquals(3, f.groupCount());
+    }
+
+    @Test
+    void aHitJoinsTheFirstRepresentativeNotTheNearest() {
+        long first = 0b111L;  // 3 bits from the hit
+        long second = 0L;     // identical to the hit
+        GreedyFolding f = GreedyFolding.fold(new long[] { first, second | (1L << 40) | (1L << 41) | (1L << 42) | (1L << 43), 0L },
+            new boolean[] { true, true, true }, 3);
+        assertEquals(0, f.representativeOf(2));
+        assertEquals(3, f.distance(2));
+    }
+
+    @Test
+    void radiusZeroFoldsOnlyIdenticalFingerprints() {
+        GreedyFolding f = GreedyFolding.fold(new long[] { 1, 3, 1, 3, 2 }, new boolean[] { true, true, true, true, true }, 0);
+        assertArrayEquals(new int[] { 0, 1, 4 }, f.representatives());
+        assertFalse(f.representativeOf(2) == GreedyFolding.SELF);
+    }
+}
