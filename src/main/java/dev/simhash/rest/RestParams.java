@@ -21,7 +21,16 @@ public final class RestParams {
         }
     }
 
-    /** An integer parameter (read as a long, so that the caller's range check names a value too large for an int). */
+    /** An int parameter. */
+    public static int integer(RestRequest request, String name, int defaultValue) {
+        try {
+            return request.paramAsInt(name, defaultValue);
+        } catch (IllegalArgumentException e) {
+            throw invalid(request, name, "must be an integer", e);
+        }
+    }
+
+    /** A long parameter. */
     public static long integer(RestRequest request, String name, long defaultValue) {
         try {
             return request.paramAsLong(name, defaultValue);
