@@ -1,6 +1,7 @@
 package dev.simhash.calibrate;
 
 import dev.simhash.wire.WireEnvelope;
+import dev.simhash.xcontent.Declarations;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -102,7 +103,7 @@ public final class CalibrateRequest extends ActionRequest implements IndicesRequ
      * @throws IllegalArgumentException (a parse exception) naming the offending parameter: unknown, or of the wrong type
      */
     public CalibrateRequest parse(XContentParser parser) throws IOException {
-        return PARSER.parse(parser, this, null);
+        return Declarations.parse(PARSER, parser, this, null);
     }
 
     public CalibrateRequest field(String field) {

@@ -3,6 +3,7 @@ package dev.simhash.weights;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.wire.WireEnvelope;
+import dev.simhash.xcontent.Declarations;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -145,9 +146,9 @@ public final class PutWeightsRequest extends ActionRequest {
     }
 
     /** Parses a body; {@code name} from the URL. */
-    public static PutWeightsRequest parse(String name, XContentParser parser) {
+    public static PutWeightsRequest parse(String name, XContentParser parser) throws IOException {
         WeightsRegistry.checkName(name);
-        return new PutWeightsRequest(name, PARSER.apply(parser, null));
+        return new PutWeightsRequest(name, Declarations.parse(PARSER, parser, null));
     }
 
     public PutWeightsRequest(StreamInput in) throws IOException {
