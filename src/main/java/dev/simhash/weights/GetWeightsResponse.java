@@ -49,8 +49,18 @@ public final class GetWeightsResponse extends ActionResponse implements ToXConte
         });
     }
 
+    /** The name asked for, or null when all tables were. */
+    String name() {
+        return name;
+    }
+
     List<WeightsTable> tables() {
         return tables;
+    }
+
+    /** Features shown per table. */
+    int featureLimit() {
+        return featureLimit;
     }
 
     @Override

@@ -145,6 +145,26 @@ public final class PutWeightsRequest extends ActionRequest {
         }
     }
 
+    /** The body this request was made from (its defaults given explicitly where they apply). */
+    Body toBody() {
+        Body b = new Body();
+        b.version = version;
+        b.features = features;
+        b.index = index;
+        if (index == null) {
+            b.defaultWeight = defaultWeight;
+        } else {
+            b.field = field;
+            b.sampleSize = sampleSize;
+            b.minDf = minDf;
+            b.maxFeatures = maxFeatures;
+            b.analyzer = analyzer;
+            b.shingleSize = shingleSize;
+            b.seed = seed;
+        }
+        return b;
+    }
+
     /** Parses a body; {@code name} from the URL. */
     public static PutWeightsRequest parse(String name, XContentParser parser) throws IOException {
         WeightsRegistry.checkName(name);
