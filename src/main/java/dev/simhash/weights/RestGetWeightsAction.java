@@ -1,5 +1,7 @@
 package dev.simhash.weights;
 
+import dev.simhash.rest.RestParams;
+
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.rest.BaseRestHandler;
 import org.elasticsearch.rest.RestRequest;
@@ -30,8 +32,8 @@ public final class RestGetWeightsAction extends BaseRestHandler {
         if (name != null) {
             WeightsRegistry.checkName(name);
         }
-        boolean all = request.paramAsBoolean("features", false);
-        int size = request.paramAsInt("size", 0);
+        boolean all = RestParams.flag(request, "features", false);
+        int size = RestParams.integer(request, "size", 0);
         if (size < 0 || size > MAX_SIZE) {
             throw new IllegalArgumentException("[size] must be between 0 and " + MAX_SIZE + " (use features=true for all), got [" + size
                 + "]");
