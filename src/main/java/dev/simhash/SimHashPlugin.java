@@ -36,9 +36,16 @@ import dev.simhash.script.SimHashScriptEngine;
 import dev.simhash.weights.DeleteWeightsAction;
 import dev.simhash.weights.GetWeightsAction;
 import dev.simhash.weights.PutWeightsAction;
-import dev.simhash.weights.RestWeightsActions;
+import dev.simhash.weights.RestDeleteWeightsAction;
+import dev.simhash.weights.RestGetWeightsAction;
+import dev.simhash.weights.RestPutWeightsAction;
 import dev.simhash.weights.StoreWeightsAction;
+import dev.simhash.weights.TransportAdminWeightsFeaturesAction;
+import dev.simhash.weights.TransportDeleteWeightsAction;
+import dev.simhash.weights.TransportGetWeightsAction;
 import dev.simhash.weights.TransportPutWeightsAction;
+import dev.simhash.weights.TransportReadWeightsFeaturesAction;
+import dev.simhash.weights.TransportStoreWeightsAction;
 import dev.simhash.weights.WeightsChanges;
 import dev.simhash.weights.WeightsFeaturesAction;
 import dev.simhash.weights.WeightsMetadata;
@@ -143,11 +150,11 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
             new Action<>(FoldAction.INSTANCE, TransportFoldAction.class),
             new Action<>(CalibrateAction.INSTANCE, TransportCalibrateAction.class),
             new Action<>(PutWeightsAction.INSTANCE, TransportPutWeightsAction.class),
-            new Action<>(StoreWeightsAction.INSTANCE, StoreWeightsAction.Transport.class),
-            new Action<>(GetWeightsAction.INSTANCE, GetWeightsAction.Transport.class),
-            new Action<>(WeightsFeaturesAction.READ, WeightsFeaturesAction.ReadTransport.class),
-            new Action<>(WeightsFeaturesAction.ADMIN, WeightsFeaturesAction.AdminTransport.class),
-            new Action<>(DeleteWeightsAction.INSTANCE, DeleteWeightsAction.Transport.class),
+            new Action<>(StoreWeightsAction.INSTANCE, TransportStoreWeightsAction.class),
+            new Action<>(GetWeightsAction.INSTANCE, TransportGetWeightsAction.class),
+            new Action<>(WeightsFeaturesAction.READ, TransportReadWeightsFeaturesAction.class),
+            new Action<>(WeightsFeaturesAction.ADMIN, TransportAdminWeightsFeaturesAction.class),
+            new Action<>(DeleteWeightsAction.INSTANCE, TransportDeleteWeightsAction.class),
             new Action<>(AsyncDuplicatesAction.INSTANCE, TransportAsyncDuplicatesAction.class),
             new Action<>(ReportGetAction.INSTANCE, TransportReportGetAction.class),
             new Action<>(ReportDeleteAction.INSTANCE, TransportReportDeleteAction.class));
@@ -176,7 +183,7 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
     protected Collection<RestHandler> restHandlers(Predicate<NodeFeature> clusterSupportsFeature) {
         List<RestHandler> handlers = new ArrayList<>(List.of(new RestFoldAction(clusterSupportsFeature), new RestDuplicatesAction(),
             new RestCalibrateAction(), new RestReportGetAction(), new RestReportDeleteAction()));
-        handlers.addAll(RestWeightsActions.all());
+        handlers.addAll(List.of(new RestPutWeightsAction(), new RestGetWeightsAction(), new RestDeleteWeightsAction()));
         return handlers;
     }
 }

@@ -1,7 +1,7 @@
 package dev.simhash.calibrate;
 
-import dev.simhash.core.SimHash;
 import dev.simhash.wire.WireEnvelope;
+import dev.simhash.xcontent.Declarations;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -19,7 +19,6 @@ import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -48,14 +47,13 @@ public final class CalibrateRequest extends ActionRequest implements IndicesRequ
     public static final String SAMPLE_SIZE = "sample_size";
     public static final String SEED = "seed";
     public static final String MAX_FALSE_MATCH_RATE = "max_false_match_rate";
-    static final List<String> PARAMETERS = List.of(FIELD, SOURCE_FIELD, SAMPLE_SIZE, SEED, MAX_FALSE_MATCH_RATE);
 
     private static final ObjectParser<CalibrateRequest, Void> PARSER = new ObjectParser<>("_simhash/calibrate");
 
     static {
         PARSER.declareString(CalibrateRequest::field, new ParseField(FIELD));
         PARSER.declareString(CalibrateRequest::sourceField, new ParseField(SOURCE_FIELD));
-        PARSER.declareLong(CalibrateRequest::sampleSize, new ParseField(SAMPLE_SIZE));
+        PARSER.declareInt(CalibrateRequest::sampleSize, new ParseField(SAMPLE_SIZE));
         PARSER.declareLong(CalibrateRequest::seed, new ParseField(SEED));
         PARSER.declareDouble(CalibrateRequest::maxFalseMatchRate, new ParseField(MAX_FALSE_MATCH_RATE));
     }
@@ -100,36 +98,26 @@ public final class CalibrateRequest extends ActionRequest implements IndicesRequ
 
     /**
      * Reads a JSON body with the parameters ({@code field}, {@code source_field}, {@code sample_size}, {@code seed},
-     * {@code max_false_match_rate}) into this request.
+     * {@code max_false_match_rate}) into this request; their values are checked by {@link #validate()}.
      *
-     * @throws IllegalArgumentException (a parse exception) naming the offending parameter
+     * @throws IllegalArgumentException (a parse exception) naming the offending parameter: unknown, or of the wrong type
      */
     public CalibrateRequest parse(XContentParser parser) throws IOException {
-        return PARSER.parse(parser, this, null);
+        return Declarations.parse(PARSER, parser, this, null);
     }
 
     public CalibrateRequest field(String field) {
-        if (field == null || field.isBlank()) {
-            throw new IllegalArgumentException("[field] is required: the [simhash] field to calibrate, e.g. [body.simhash]");
-        }
         this.field = field;
         return this;
     }
 
     public CalibrateRequest sourceField(String sourceField) {
-        if (sourceField != null && sourceField.isBlank()) {
-            throw new IllegalArgumentException("[source_field] must be a field name, got [" + sourceField + "]");
-        }
         this.sourceField = sourceField;
         return this;
     }
 
-    public CalibrateRequest sampleSize(long sampleSize) {
-        if (sampleSize < 2 || sampleSize > MAX_SAMPLE_SIZE) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "[%s] must be between 2 and %d, got [%d]", SAMPLE_SIZE,
-                MAX_SAMPLE_SIZE, sampleSize));
-        }
-        this.sampleSize = (int) sampleSize;
+    public CalibrateRequest sampleSize(int sampleSize) {
+        this.sampleSize = sampleSize;
         return this;
     }
 
@@ -139,42 +127,8 @@ public final class CalibrateRequest extends ActionRequest implements IndicesRequ
     }
 
     public CalibrateRequest maxFalseMatchRate(double rate) {
-        if (!(rate > 0 && rate < 1)) {
-            throw new IllegalArgumentException("[" + MAX_FALSE_MATCH_RATE + "] must be a number greater than 0 and less than 1, got ["
-                + rate + "]");
-        }
         this.maxFalseMatchRate = rate;
         return this;
-    }
-
-    /** Sets a parameter given as text (a URL parameter). */
-    public CalibrateRequest param(String name, String value) {
-        switch (name) {
-            case FIELD -> field(value);
-            case SOURCE_FIELD -> sourceField(value);
-            case SAMPLE_SIZE -> sampleSize(parseLong(name, value));
-            case SEED -> seed(parseLong(name, value));
-            case MAX_FALSE_MATCH_RATE -> {
-                double v;
-                try {
-                    v = Double.parseDouble(value.trim());
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("[" + name + "] must be a number, got [" + SimHash.abbreviate(value) + "]");
-                }
-                maxFalseMatchRate(v);
-            }
-            default -> throw new IllegalArgumentException("[" + SimHash.abbreviate(name) + "] is not a parameter of [_simhash/calibrate], "
-                + "expected one of " + PARAMETERS);
-        }
-        return this;
-    }
-
-    private static long parseLong(String name, String value) {
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + SimHash.abbreviate(value) + "]");
-        }
     }
 
     public String field() {
@@ -222,9 +176,32 @@ public final class CalibrateRequest extends ActionRequest implements IndicesRequ
     public ActionRequestValidationException validate() {
         ActionRequestValidationException e = null;
         if (field == null || field.isBlank()) {
-            e = addValidationError("[field] is required: the [simhash] field to calibrate, e.g. [body.simhash]", e);
+            e = addValidationError("[" + FIELD + "] is required: the [simhash] field to calibrate, e.g. [body.simhash]", e);
+        }
+        if (sourceField != null && sourceField.isBlank()) {
+            e = addValidationError("[" + SOURCE_FIELD + "] must be a field name, got [" + sourceField + "]", e);
+        }
+        if (sampleSize < 2 || sampleSize > MAX_SAMPLE_SIZE) {
+            e = addValidationError(String.format(Locale.ROOT, "[%s] must be between 2 and %d, got [%d]", SAMPLE_SIZE, MAX_SAMPLE_SIZE,
+                sampleSize), e);
+        }
+        if (!(maxFalseMatchRate > 0 && maxFalseMatchRate < 1)) {
+            e = addValidationError("[" + MAX_FALSE_MATCH_RATE + "] must be a number greater than 0 and less than 1, got ["
+                + maxFalseMatchRate + "]", e);
         }
         return e;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CalibrateRequest r && Arrays.equals(indices, r.indices) && indicesOptions.equals(r.indicesOptions)
+            && Objects.equals(field, r.field) && Objects.equals(sourceField, r.sourceField) && sampleSize == r.sampleSize
+            && seed == r.seed && Double.compare(maxFalseMatchRate, r.maxFalseMatchRate) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(Arrays.hashCode(indices), indicesOptions, field, sourceField, sampleSize, seed, maxFalseMatchRate);
     }
 
     @Override

@@ -10,6 +10,7 @@ import org.elasticsearch.xcontent.XContentBuilder;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The calibration report: the request's parameters, the field's fingerprint options and the {@link Calibration} of the
@@ -20,7 +21,7 @@ public final class CalibrateResponse extends ActionResponse implements ToXConten
     private final Map<String, Object> report;
 
     public CalibrateResponse(Map<String, Object> report) {
-        this.report = report;
+        this.report = Objects.requireNonNull(report);
     }
 
     public CalibrateResponse(StreamInput in) throws IOException {
@@ -40,5 +41,15 @@ public final class CalibrateResponse extends ActionResponse implements ToXConten
     @Override
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
         return builder.map(report);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CalibrateResponse r && report.equals(r.report);
+    }
+
+    @Override
+    public int hashCode() {
+        return report.hashCode();
     }
 }

@@ -1,5 +1,8 @@
 package dev.simhash.calibrate;
 
+import dev.simhash.rest.RestParams;
+
+import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.support.IndicesOptions;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.common.Strings;
@@ -40,15 +43,20 @@ public final class RestCalibrateAction extends BaseRestHandler {
                 calibrate.parse(parser);
             }
         }
-        for (String name : CalibrateRequest.PARAMETERS) {
-            String value = request.param(name);
-            if (value != null) {
-                calibrate.param(name, value);
-            }
+        // URL parameters win over the body's
+        if (request.hasParam(CalibrateRequest.FIELD)) {
+            calibrate.field(request.param(CalibrateRequest.FIELD));
         }
-        if (calibrate.field() == null) {
-            throw new IllegalArgumentException("[field] is required: the [simhash] field to calibrate, e.g. "
-                + "GET <index>/_simhash/calibrate?field=body.simhash");
+        if (request.hasParam(CalibrateRequest.SOURCE_FIELD)) {
+            calibrate.sourceField(request.param(CalibrateRequest.SOURCE_FIELD));
+        }
+        calibrate.sampleSize(RestParams.integer(request, CalibrateRequest.SAMPLE_SIZE, calibrate.sampleSize()));
+        calibrate.seed(RestParams.integer(request, CalibrateRequest.SEED, calibrate.seed()));
+        calibrate.maxFalseMatchRate(RestParams.number(request, CalibrateRequest.MAX_FALSE_MATCH_RATE, calibrate.maxFalseMatchRate()));
+        // answered before the task starts, as a 400 naming the parameter
+        ActionRequestValidationException invalid = calibrate.validate();
+        if (invalid != null) {
+            throw invalid;
         }
         calibrate.indicesOptions(IndicesOptions.fromRequest(request, calibrate.indicesOptions()));
         return channel -> new RestCancellableNodeClient(client, request.getHttpChannel())

@@ -12,6 +12,7 @@ import dev.simhash.mapper.FingerprintField;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.wire.WireEnvelope;
+import dev.simhash.xcontent.Declarations;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
@@ -33,10 +34,10 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -421,80 +422,93 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         final Map<String, Object> options = new LinkedHashMap<>();
         float boost = DEFAULT_BOOST;
         String queryName;
+
+        /**
+         * The one validation step: the combinations of inputs, then each value by the builder's setter (the messages they
+         * give everywhere).
+         *
+         * @throws IllegalArgumentException naming the parameter
+         */
+        SimHashQueryBuilder build() {
+            if (field == null) {
+                throw new IllegalArgumentException("query requires [" + FIELD.getPreferredName() + "]");
+            }
+            int inputs = (hash != null ? 1 : 0) + (text != null ? 1 : 0) + (like != null ? 1 : 0);
+            if (inputs != 1) {
+                throw new IllegalArgumentException("query requires exactly one of [hash], [text] or [like], got " + inputs);
+            }
+            if (text == null && !options.isEmpty()) {
+                throw new IllegalArgumentException(options.keySet().stream().map(o -> "[" + o + "]").toList() + " only apply to [text]");
+            }
+            if (include != null && like == null) {
+                throw new IllegalArgumentException("[include] only applies to [like]");
+            }
+            if (exclude != null && hash == null) {
+                throw new IllegalArgumentException("[exclude] only applies to [hash]");
+            }
+            if (sketch != null && hash == null) {
+                throw new IllegalArgumentException("[sketch] only applies to [hash]");
+            }
+            SimHashQueryBuilder builder = new SimHashQueryBuilder(field);
+            if (hash != null) {
+                builder.hash(hash);
+                if (exclude != null) {
+                    builder.exclude(exclude.index, exclude.id);
+                }
+            } else if (text != null) {
+                builder.text(text).textOptions(options);
+            } else {
+                builder.like(like).include(include != null && include);
+            }
+            builder.maxDistance(maxDistance).minSimilarity(minSimilarity).sketch(sketch).k(k).filter(filter);
+            builder.checkSimilarityCombinations();
+            return builder.boost(boost).queryName(queryName);
+        }
     }
 
-    /** The {@code like} object's fields as sent. */
+    /** The {@code like} and {@code exclude} objects' fields as sent. */
     private static final class LikeBody {
         String index;
         String id;
         String routing;
     }
 
-    /** Reads one JSON value of a parameter. */
-    private interface ValueReader<T> {
-        T read(XContentParser parser) throws IOException;
-    }
-
-    /**
-     * Syntax, unknown fields and value types: errors with their location, naming the field (value errors are checked
-     * after parsing, by the builder's setters, with the messages they have everywhere).
-     */
+    /** The fields with their types: malformed JSON, unknown fields and values of the wrong type fail here, located. */
     private static final ObjectParser<Body, Void> PARSER = new ObjectParser<>(NAME, Body::new);
     private static final ObjectParser<LikeBody, Void> LIKE_PARSER = new ObjectParser<>(LIKE.getPreferredName(), LikeBody::new);
     private static final ObjectParser<LikeBody, Void> EXCLUDE_PARSER = new ObjectParser<>(EXCLUDE.getPreferredName(), LikeBody::new);
 
     static {
-        declareValue(FIELD, (b, v) -> b.field = v, XContentParser::text);
-        declareValue(HASH, (b, v) -> b.hash = v,
-            p -> p.currentToken() == XContentParser.Token.VALUE_NUMBER ? p.longValue(false) : parseHash(p.text()));
-        declareValue(TEXT, (b, v) -> b.text = v, XContentParser::text);
-        PARSER.declareField((b, v) -> b.like = v, (p, c) -> parseLike(p), LIKE, ObjectParser.ValueType.VALUE_OBJECT_ARRAY);
-        declareValue(MAX_DISTANCE, (b, v) -> b.maxDistance = v, p -> p.intValue(false));
-        declareValue(MIN_SIMILARITY, (b, v) -> b.minSimilarity = v, p -> p.doubleValue(false));
-        declareValue(SKETCH, (b, v) -> b.sketch = v, p -> parseSketch(p.text()));
-        declareValue(K, (b, v) -> b.k = v, p -> p.intValue(false));
-        declareValue(INCLUDE, (b, v) -> b.include = v, XContentParser::booleanValue);
-        PARSER.declareField((b, v) -> b.filter = v, (p, c) -> {
-            if (p.currentToken() != XContentParser.Token.START_OBJECT) {
-                throw new IllegalArgumentException("[" + FILTER.getPreferredName() + "] must be a query object, got [" + p.currentToken()
-                    + "]");
-            }
-            return parseInnerQueryBuilder(p);
-        }, FILTER, ObjectParser.ValueType.VALUE_OBJECT_ARRAY);
+        PARSER.declareString((b, v) -> b.field = v, FIELD);
+        // a fingerprint: 16 hex digits or a signed 64-bit integer
+        PARSER.declareField((b, v) -> b.hash = v,
+            (p, c) -> p.currentToken() == XContentParser.Token.VALUE_NUMBER ? p.longValue(false) : parseHash(p.text()), HASH,
+            ObjectParser.ValueType.LONG);
+        PARSER.declareString((b, v) -> b.text = v, TEXT);
+        PARSER.declareField((b, v) -> b.like = v, (p, c) -> parseLike(p), LIKE, ObjectParser.ValueType.OBJECT_OR_STRING);
+        // numbers as numbers: a fraction or a string is refused rather than rounded or read
+        PARSER.declareField((b, v) -> b.maxDistance = v, (p, c) -> p.intValue(false), MAX_DISTANCE, ObjectParser.ValueType.INT);
+        PARSER.declareField((b, v) -> b.minSimilarity = v, (p, c) -> p.doubleValue(false), MIN_SIMILARITY,
+            ObjectParser.ValueType.DOUBLE);
+        PARSER.declareField((b, v) -> b.sketch = v, (p, c) -> parseSketch(p.text()), SKETCH, ObjectParser.ValueType.STRING);
+        PARSER.declareField((b, v) -> b.k = v, (p, c) -> p.intValue(false), K, ObjectParser.ValueType.INT);
+        PARSER.declareBoolean((b, v) -> b.include = v, INCLUDE);
+        PARSER.declareObject((b, v) -> b.filter = v, (p, c) -> parseInnerQueryBuilder(p), FILTER);
         for (String option : FingerprintSpec.OPTIONS) {
-            declareValue(new ParseField(option), (b, v) -> b.options.put(option, v),
-                p -> p.currentToken() == XContentParser.Token.VALUE_NUMBER ? p.numberValue() : p.text());
+            // the fingerprint options as the processor takes them: strings or numbers, checked by FingerprintSpec
+            PARSER.declareField((b, v) -> b.options.put(option, v),
+                (p, c) -> p.currentToken() == XContentParser.Token.VALUE_NUMBER ? p.numberValue() : p.text(), new ParseField(option),
+                ObjectParser.ValueType.VALUE);
         }
-        declareValue(BOOST_FIELD, (b, v) -> b.boost = v, XContentParser::floatValue);
-        declareValue(NAME_FIELD, (b, v) -> b.queryName = v, XContentParser::text);
-        ObjectParser.ValueType value = ObjectParser.ValueType.VALUE;
-        LIKE_PARSER.declareField((l, v) -> l.index = v, (p, c) -> p.text(), new ParseField("index"), value);
-        LIKE_PARSER.declareField((l, v) -> l.id = v, (p, c) -> p.text(), new ParseField("id"), value);
-        LIKE_PARSER.declareField((l, v) -> l.routing = v, (p, c) -> p.text(), new ParseField("routing"), value);
-        PARSER.declareObject((b, v) -> b.exclude = v, (p, c) -> EXCLUDE_PARSER.parse(p, null), EXCLUDE);
-        EXCLUDE_PARSER.declareField((l, v) -> l.index = v, (p, c) -> p.text(), new ParseField("index"), value);
-        EXCLUDE_PARSER.declareField((l, v) -> l.id = v, (p, c) -> p.text(), new ParseField("id"), value);
-    }
-
-    /**
-     * A parameter that takes one JSON value (a string, number or boolean, read by {@code reader}): an array or an object
-     * is refused, and the reader's own errors (e.g. a number that does not fit) name the parameter.
-     */
-    private static <T> void declareValue(ParseField name, BiConsumer<Body, T> setter, ValueReader<T> reader) {
-        String param = "[" + name.getPreferredName() + "]";
-        PARSER.declareField(setter, (p, c) -> {
-            XContentParser.Token token = p.currentToken();
-            if (token == XContentParser.Token.START_ARRAY || token == XContentParser.Token.START_OBJECT
-                || token == XContentParser.Token.VALUE_NULL) {
-                throw new IllegalArgumentException(param + " must be a single value, got [" + token + "]");
-            }
-            try {
-                return reader.read(p);
-            } catch (IllegalArgumentException e) {
-                String message = String.valueOf(e.getMessage());
-                throw new IllegalArgumentException(message.startsWith(param) ? message : param + " " + message, e);
-            }
-        }, name, ObjectParser.ValueType.VALUE_OBJECT_ARRAY);
+        PARSER.declareFloat((b, v) -> b.boost = v, BOOST_FIELD);
+        PARSER.declareString((b, v) -> b.queryName = v, NAME_FIELD);
+        PARSER.declareObject((b, v) -> b.exclude = v, (p, c) -> Declarations.parse(EXCLUDE_PARSER, p, null), EXCLUDE);
+        for (ObjectParser<LikeBody, Void> document : List.of(LIKE_PARSER, EXCLUDE_PARSER)) {
+            // ids and index names as the document APIs take them: strings, or numbers read as their text
+            document.declareField((l, v) -> l.index = v, (p, c) -> p.text(), new ParseField("index"), ObjectParser.ValueType.VALUE);
+            document.declareField((l, v) -> l.id = v, (p, c) -> p.text(), new ParseField("id"), ObjectParser.ValueType.VALUE);
+        }
+        LIKE_PARSER.declareField((l, v) -> l.routing = v, (p, c) -> p.text(), new ParseField("routing"), ObjectParser.ValueType.VALUE);
     }
 
     /**
@@ -503,46 +517,12 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
      * invalid values and combinations are {@link ParsingException}s naming the parameter.
      */
     public static SimHashQueryBuilder fromXContent(XContentParser parser) throws IOException {
-        Body body = PARSER.parse(parser, null);
-        if (body.field == null) {
-            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query requires [field]");
-        }
-        int inputs = (body.hash != null ? 1 : 0) + (body.text != null ? 1 : 0) + (body.like != null ? 1 : 0);
-        if (inputs != 1) {
-            throw new ParsingException(parser.getTokenLocation(),
-                "[" + NAME + "] query requires exactly one of [hash], [text] or [like], got " + inputs);
-        }
-        if (body.text == null && !body.options.isEmpty()) {
-            throw new ParsingException(parser.getTokenLocation(),
-                "[" + NAME + "] " + body.options.keySet().stream().map(o -> "[" + o + "]").toList() + " only apply to [text]");
-        }
-        if (body.include != null && body.like == null) {
-            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [include] only applies to [like]");
-        }
-        if (body.exclude != null && body.hash == null) {
-            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [exclude] only applies to [hash]");
-        }
-        if (body.sketch != null && body.hash == null) {
-            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [sketch] only applies to [hash]");
-        }
-        SimHashQueryBuilder builder = new SimHashQueryBuilder(body.field);
+        Body body = Declarations.parse(PARSER, parser, null);
         try {
-            if (body.hash != null) {
-                builder.hash(body.hash);
-                if (body.exclude != null) {
-                    builder.exclude(body.exclude.index, body.exclude.id);
-                }
-            } else if (body.text != null) {
-                builder.text(body.text).textOptions(body.options);
-            } else {
-                builder.like(body.like).include(body.include != null && body.include);
-            }
-            builder.maxDistance(body.maxDistance).minSimilarity(body.minSimilarity).sketch(body.sketch).k(body.k).filter(body.filter);
-            builder.checkSimilarityCombinations();
+            return body.build();
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage(), e);
         }
-        return builder.boost(body.boost).queryName(body.queryName);
     }
 
     /**
@@ -592,17 +572,12 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
 
     /** {@code like}: a document id, or an object with {@code id} and optionally {@code index} and {@code routing}. */
     private static Like parseLike(XContentParser parser) throws IOException {
-        XContentParser.Token token = parser.currentToken();
-        if (token == XContentParser.Token.START_OBJECT) {
-            LikeBody like = LIKE_PARSER.parse(parser, null);
+        if (parser.currentToken() == XContentParser.Token.START_OBJECT) {
+            LikeBody like = Declarations.parse(LIKE_PARSER, parser, null);
             if (like.id == null) {
                 throw new IllegalArgumentException("[" + LIKE.getPreferredName() + "] requires [id]");
             }
             return new Like(like.index, like.id, like.routing);
-        }
-        if (token == XContentParser.Token.START_ARRAY || token == XContentParser.Token.VALUE_NULL) {
-            throw new IllegalArgumentException("[" + LIKE.getPreferredName() + "] must be a document id or an object with [id], got ["
-                + token + "]");
         }
         return new Like(null, parser.text(), null);
     }

@@ -41,6 +41,7 @@ import org.elasticsearch.transport.TransportService;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -51,7 +52,7 @@ import java.util.Map;
  * each document's distinct features as the fingerprint makes them ({@link FeatureBag#features()}), turns the counts into
  * IDF factors ({@link DocumentFrequencies}) and stores the table ({@link StoreWeightsAction}, on the master).
  */
-public final class TransportPutWeightsAction extends HandledTransportAction<PutWeightsAction.Request, PutWeightsAction.Response> {
+public final class TransportPutWeightsAction extends HandledTransportAction<PutWeightsRequest, PutWeightsResponse> {
 
     static final int PAGE_SIZE = 1_000;
     /** Documents per page of the first sampling pass, which reads only their scores. */
@@ -68,7 +69,7 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
     @Inject
     public TransportPutWeightsAction(TransportService transportService, ActionFilters actionFilters, NodeClient client,
                                      ClusterService clusterService, ThreadPool threadPool, WeightsRegistry registry) {
-        super(PutWeightsAction.NAME, transportService, actionFilters, PutWeightsAction.Request::new, threadPool.generic());
+        super(PutWeightsAction.NAME, transportService, actionFilters, PutWeightsRequest::new, threadPool.generic());
         this.client = client;
         this.clusterService = clusterService;
         this.registry = registry;
@@ -76,21 +77,21 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
     }
 
     @Override
-    protected void doExecute(Task task, PutWeightsAction.Request request, ActionListener<PutWeightsAction.Response> caller) {
+    protected void doExecute(Task task, PutWeightsRequest request, ActionListener<PutWeightsResponse> caller) {
         // the computation fails from several callbacks (a page, a cancellation, the store); the caller hears only the first
-        ActionListener<PutWeightsAction.Response> listener = ActionListener.notifyOnce(caller);
+        ActionListener<PutWeightsResponse> listener = ActionListener.notifyOnce(caller);
         if (registry.get(request.name()) != null) {
             // answered before any work; the master checks again when storing
-            listener.onFailure(StoreWeightsAction.exists(request.name()));
+            listener.onFailure(TransportStoreWeightsAction.exists(request.name()));
             return;
         }
-        PutWeightsAction.PutWeightsTask t = (PutWeightsAction.PutWeightsTask) task;
+        PutWeightsTask t = (PutWeightsTask) task;
         Client child = new ParentTaskAssigningClient(client, clusterService.localNode(), task);
         if (request.features() != null) {
             WeightsTable table;
             try {
                 table = new WeightsTable(request.name(), request.version(), request.features(), request.defaultWeight(),
-                    PutWeightsAction.source("type", "uploaded"), threadPool.absoluteTimeInMillis());
+                    source("type", "uploaded"), threadPool.absoluteTimeInMillis());
             } catch (IllegalArgumentException e) {
                 listener.onFailure(e);
                 return;
@@ -107,8 +108,8 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
         new Job(t, child, request, spec.fingerprinter(null, "the node"), listener).open();
     }
 
-    private void store(PutWeightsAction.PutWeightsTask task, Client child, WeightsTable table,
-                       ActionListener<PutWeightsAction.Response> listener) {
+    private void store(PutWeightsTask task, Client child, WeightsTable table,
+                       ActionListener<PutWeightsResponse> listener) {
         try {
             table.checkBytes(); // again on the master; here before the table is sent there
         } catch (IllegalArgumentException e) {
@@ -116,8 +117,8 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
             return;
         }
         task.phase("store");
-        child.execute(StoreWeightsAction.INSTANCE, new StoreWeightsAction.Request(table),
-            listener.delegateFailureAndWrap((l, r) -> l.onResponse(new PutWeightsAction.Response(table, r.isAcknowledged()))));
+        child.execute(StoreWeightsAction.INSTANCE, new StoreWeightsRequest(table),
+            listener.delegateFailureAndWrap((l, r) -> l.onResponse(new PutWeightsResponse(table, r.isAcknowledged()))));
     }
 
     /**
@@ -125,11 +126,11 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
      * more than the sample size, read the sample's pages, close, store.
      */
     private final class Job {
-        private final PutWeightsAction.PutWeightsTask task;
+        private final PutWeightsTask task;
         private final Client child;
-        private final PutWeightsAction.Request request;
+        private final PutWeightsRequest request;
         private final TextFingerprinter fingerprinter;
-        private final ActionListener<PutWeightsAction.Response> listener;
+        private final ActionListener<PutWeightsResponse> listener;
         private final DocumentFrequencies df = new DocumentFrequencies(DocumentFrequencies.DEFAULT_MAX_TRACKED);
         private BytesReference pitId;
         /** The documents the sample is read from: those with a value, or those of them scoring at least the threshold. */
@@ -141,8 +142,8 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
         private float[] scores = new float[0];
         private int scoreCount;
 
-        Job(PutWeightsAction.PutWeightsTask task, Client child, PutWeightsAction.Request request, TextFingerprinter fingerprinter,
-            ActionListener<PutWeightsAction.Response> listener) {
+        Job(PutWeightsTask task, Client child, PutWeightsRequest request, TextFingerprinter fingerprinter,
+            ActionListener<PutWeightsResponse> listener) {
             this.task = task;
             this.child = child;
             this.request = request;
@@ -302,7 +303,7 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
                 FingerprintSpec spec = request.spec();
                 table = new WeightsTable(request.name(), request.version(), df.idf(request.minDf(), request.maxFeatures()),
                     df.defaultWeight(request.minDf()),
-                    PutWeightsAction.source("type", "computed", "index", request.index(), "field", request.field(),
+                    source("type", "computed", "index", request.index(), "field", request.field(),
                         "documents", df.documents(), "sample_size", request.sampleSize(),
                         "sampling", random ? "random" : "all", "matching", matching, "seed", random ? request.seed() : null,
                         "min_df", request.minDf(),
@@ -330,5 +331,16 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
                 client.execute(TransportClosePointInTimeAction.TYPE, new ClosePointInTimeRequest(id), ActionListener.noop());
             }
         }
+    }
+
+    /** Source of a table, as GET shows it: the given keys and values, in order, without those whose value is null. */
+    static Map<String, Object> source(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            if (kv[i + 1] != null) {
+                m.put((String) kv[i], kv[i + 1]);
+            }
+        }
+        return m;
     }
 }

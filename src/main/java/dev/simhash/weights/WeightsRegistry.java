@@ -2,7 +2,9 @@ package dev.simhash.weights;
 
 import dev.simhash.compat.CompatProjectCustom;
 import dev.simhash.core.FeatureWeights;
+import dev.simhash.core.SimHash;
 
+import org.elasticsearch.ResourceNotFoundException;
 import org.elasticsearch.cluster.ClusterChangedEvent;
 import org.elasticsearch.cluster.ClusterState;
 import org.elasticsearch.cluster.ClusterStateApplier;
@@ -57,5 +59,19 @@ public final class WeightsRegistry implements FeatureWeights.Tables, ClusterStat
      */
     public boolean recovered() {
         return recovered;
+    }
+
+    /** A table name from a URL, checked: the 400 that names it when it could never be a table's. */
+    static String checkName(String name) {
+        String reason = FeatureWeights.invalidNameReason(name);
+        if (reason != null) {
+            throw new IllegalArgumentException("invalid feature-weight table name [" + SimHash.abbreviate(name) + "]: " + reason);
+        }
+        return name;
+    }
+
+    /** The error of a table that does not exist: 404. */
+    static ResourceNotFoundException notFound(String name) {
+        return new ResourceNotFoundException("feature-weight table [" + name + "] not found");
     }
 }

@@ -50,32 +50,27 @@ public class CalibrateWireTest extends ESTestCase {
         assertNull(defaults.sourceField());
     }
 
-    public void testBadBodiesNameTheParameter() {
-        assertThat(messages(expectThrows(IllegalArgumentException.class, () -> parse("{\"field\": \"fp\", \"sample_size\": 1}"))),
-            containsString("[sample_size] must be between 2 and 10000, got [1]"));
+    public void testBadBodiesNameTheParameter() throws IOException {
+        // types and unknown fields: refused while parsing
         assertThat(messages(expectThrows(IllegalArgumentException.class, () -> parse("{\"field\": \"fp\", \"seed\": \"x\"}"))),
             containsString("[seed]"));
+        assertThat(messages(expectThrows(IllegalArgumentException.class, () -> parse("{\"field\": \"fp\", \"sample_size\": true}"))),
+            containsString("[sample_size]"));
         assertThat(messages(expectThrows(IllegalArgumentException.class,
-            () -> parse("{\"field\": \"fp\", \"max_false_match_rate\": 1}"))), containsString("[max_false_match_rate] must be a number"));
+            () -> parse("{\"field\": \"fp\", \"max_false_match_rate\": \"often\"}"))), containsString("[max_false_match_rate]"));
         assertThat(messages(expectThrows(IllegalArgumentException.class, () -> parse("{\"field\": \"fp\", \"bogus\": 1}"))),
             containsString("bogus"));
-        assertThat(messages(expectThrows(IllegalArgumentException.class, () -> parse("{\"field\": \"\"}"))),
-            containsString("[field] is required"));
-        assertNotNull(new CalibrateRequest("news").validate());
-    }
-
-    public void testUrlParameters() {
-        CalibrateRequest r = new CalibrateRequest("news").param("field", "fp").param("sample_size", " 20 ").param("seed", "9")
-            .param("max_false_match_rate", "0.5").param("source_field", "body");
-        assertEquals(20, r.sampleSize());
-        assertEquals(9, r.seed());
-        assertEquals(0.5, r.maxFalseMatchRate(), 0);
-        assertThat(expectThrows(IllegalArgumentException.class, () -> r.param("sample_size", "lots")).getMessage(),
-            containsString("[sample_size] must be an integer, got [lots]"));
-        assertThat(expectThrows(IllegalArgumentException.class, () -> r.param("max_false_match_rate", "NaN")).getMessage(),
-            containsString("[max_false_match_rate] must be a number greater than 0 and less than 1"));
-        assertThat(expectThrows(IllegalArgumentException.class, () -> r.param("nope", "1")).getMessage(),
-            containsString("[nope] is not a parameter of [_simhash/calibrate]"));
+        // values: checked after parsing, each naming its parameter
+        assertThat(parse("{\"field\": \"fp\", \"sample_size\": 1}").validate().getMessage(),
+            containsString("[sample_size] must be between 2 and 10000, got [1]"));
+        assertThat(parse("{\"field\": \"fp\", \"sample_size\": 10001}").validate().getMessage(),
+            containsString("[sample_size] must be between 2 and 10000, got [10001]"));
+        assertThat(parse("{\"field\": \"fp\", \"max_false_match_rate\": 1}").validate().getMessage(),
+            containsString("[max_false_match_rate] must be a number greater than 0 and less than 1, got [1.0]"));
+        assertThat(parse("{\"field\": \"fp\", \"source_field\": \" \"}").validate().getMessage(),
+            containsString("[source_field] must be a field name"));
+        assertThat(parse("{\"field\": \"\"}").validate().getMessage(), containsString("[field] is required"));
+        assertThat(new CalibrateRequest("news").validate().getMessage(), containsString("[field] is required"));
     }
 
     public void testRequestAndResponseOverTheWire() throws IOException {

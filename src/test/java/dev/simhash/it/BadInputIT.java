@@ -215,6 +215,19 @@ class BadInputIT {
         cases.add(new Case("report: wrong type, located", "POST", report, "{\"field\": \"simhash\", \"size\": [1]}",
             "[_simhash/duplicates] size doesn't support values of type: START_ARRAY"));
         cases.add(new Case("report: malformed JSON", "POST", report, "{\"field\": \"simhash\", \"size\": }", "[1:"));
+        String calibrate = "/bad-idx/_simhash/calibrate";
+        cases.add(new Case("calibrate: wrong type, located", "POST", calibrate, "{\"field\": \"simhash\", \"sample_size\": true}",
+            "[_simhash/calibrate] failed to parse field [sample_size]"));
+        cases.add(new Case("calibrate: URL seed word", "GET", calibrate + "?field=simhash&seed=soon", null,
+            "[seed] must be an integer, got [soon]"));
+        cases.add(new Case("calibrate: sample_size in range", "POST", calibrate, "{\"field\": \"simhash\", \"sample_size\": 1}",
+            "[sample_size] must be between 2 and 10000, got [1]"));
+        cases.add(new Case("weights: wrong type, located", "PUT", "/_simhash/weights/bad-types",
+            "{\"version\": \"v2\", \"index\": \"bad-idx\", \"field\": \"body\", \"sample_size\": true}",
+            "[simhash_weights] failed to parse field [sample_size]"));
+        cases.add(new Case("weights: wait_for_completion word", "PUT", "/_simhash/weights/bad-wait?wait_for_completion=maybe",
+            "{\"version\": \"v2\", \"features\": {\"the\": 0.5}}", "[wait_for_completion] must be [true] or [false], got [maybe]"));
+        cases.add(new Case("weights: size word", "GET", "/_simhash/weights?size=many", null, "[size] must be an integer, got [many]"));
         cases.add(new Case("fold: unknown body key", "POST", fold + "?field=simhash", "{\"bogus\": 1}", "[bogus]"));
         cases.add(new Case("report: write_group_id on a text field", "POST", report,
             "{\"field\": \"simhash\", \"write_group_id\": \"body\"}", "[write_group_id]"));

@@ -234,17 +234,17 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": \"nothex\"}}", 1, "[simhash] failed to parse field [hash]",
             "[hash] expected a fingerprint as 16 hex digits or a signed 64-bit integer, got [nothex]");
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": [1, 2]}}", 1, "[simhash] failed to parse field [hash]",
-            "[hash] must be a single value, got [START_ARRAY]");
+            "hash doesn't support values of type: START_ARRAY");
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": \"far\"}}", 1,
-            "[simhash] failed to parse field [max_distance]", "[max_distance]");
+            "[simhash] failed to parse field [max_distance]", null);
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": 3.5}}", 1,
-            "[simhash] failed to parse field [max_distance]", "[max_distance]");
+            "[simhash] failed to parse field [max_distance]", null);
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"boost\": \"high\"}}", 1, "[simhash] failed to parse field [boost]",
-            "[boost]");
+            null);
         assertLocated("{\"simhash\": {\"field\": {\"name\": \"fp\"}, \"hash\": 1}}", 1, "[simhash] failed to parse field [field]",
-            "[field] must be a single value, got [START_OBJECT]");
+            "field doesn't support values of type: START_OBJECT");
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"filter\": \"x\"}}", 1, "[simhash] failed to parse field [filter]",
-            "[filter] must be a query object, got [VALUE_STRING]");
+            "filter doesn't support values of type: VALUE_STRING");
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"like\": {\"id\": \"1\", \"idx\": \"a\"}}}", 1,
             "[simhash] failed to parse field [like]", "[like] unknown field [idx]");
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"like\": {\"index\": \"a\"}}}", 1, "[simhash] failed to parse field [like]",
@@ -315,9 +315,9 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
                 "[simhash] [min_similarity] must be greater than 0 and at most 1, got [");
         }
         assertLocated("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": \"high\"}}", 1,
-            "[simhash] failed to parse field [min_similarity]", "[min_similarity]");
+            "[simhash] failed to parse field [min_similarity]", null);
         assertLocated("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": [0.5]}}", 1,
-            "[simhash] failed to parse field [min_similarity]", "[min_similarity] must be a single value");
+            "[simhash] failed to parse field [min_similarity]", "min_similarity doesn't support values of type: START_ARRAY");
         assertParseError("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": 0.5, \"max_distance\": 3}}",
             "[simhash] [max_distance] and [min_similarity] cannot both be given");
         assertParseError("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"min_similarity\": 0.5}}",

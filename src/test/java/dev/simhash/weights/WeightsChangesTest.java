@@ -41,11 +41,11 @@ public class WeightsChangesTest extends ESTestCase {
     }
 
     private WeightsChanges.Change put(WeightsTable t) {
-        return new StoreWeightsAction.Put(new StoreWeightsAction.Request(t), ActionListener.noop());
+        return new TransportStoreWeightsAction.Put(new StoreWeightsRequest(t), ActionListener.noop());
     }
 
     private WeightsChanges.Change delete(String name) {
-        return new DeleteWeightsAction.Delete(access, new DeleteWeightsAction.Request(name), ActionListener.noop());
+        return new TransportDeleteWeightsAction.Delete(access, new DeleteWeightsRequest(name), ActionListener.noop());
     }
 
     private ClusterState withTables(ClusterState state, WeightsTable... tables) {

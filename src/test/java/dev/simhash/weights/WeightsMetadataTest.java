@@ -62,9 +62,9 @@ public class WeightsMetadataTest extends ESTestCase {
         WeightsTable table = sample().tables().get("news-idf");
         for (boolean acked : new boolean[] { true, false }) {
             BytesStreamOutput out = new BytesStreamOutput();
-            new PutWeightsAction.Response(table, acked).writeTo(out);
+            new PutWeightsResponse(table, acked).writeTo(out);
             try (StreamInput in = out.bytes().streamInput()) {
-                PutWeightsAction.Response back = new PutWeightsAction.Response(in);
+                PutWeightsResponse back = new PutWeightsResponse(in);
                 assertEquals(acked, back.isAcknowledged());
                 XContentBuilder b = JsonXContent.contentBuilder();
                 back.toXContent(b, ToXContent.EMPTY_PARAMS);

@@ -11,7 +11,7 @@ import java.util.Map;
 /** Elasticsearch's wire contract (round trips, equals and hashCode) for the cluster-state custom of feature-weight tables. */
 public class WeightsMetadataWireTest extends AbstractWireSerializingTestCase<WeightsMetadata> {
 
-    private static WeightsTable randomTable(String name) {
+    static WeightsTable randomTable(String name) {
         Map<String, Double> factors = new HashMap<>();
         for (int i = between(0, 20); i > 0; i--) {
             factors.put(randomUnicodeOfLengthBetween(1, 10), randomDoubleBetween(0, 20, true));

@@ -54,13 +54,13 @@ class WeightsTemplateUsersTest {
                 "index template [t-b] field [body.simhash]",
                 "component template [c1] field [body.simhash]",
                 "legacy template [l1] dynamic template [texts]"),
-            DeleteWeightsAction.templateUsers(composable, components, legacy, "idf"));
+            TransportDeleteWeightsAction.templateUsers(composable, components, legacy, "idf"));
         assertEquals(List.of(
                 "index template [t-a] dynamic template [others]",
                 "component template [c2] field [title]",
                 "legacy template [l1] dynamic template [others]"),
-            DeleteWeightsAction.templateUsers(composable, components, legacy, "other"));
-        assertEquals(List.of(), DeleteWeightsAction.templateUsers(composable, components, legacy, "unused"));
-        assertEquals(List.of(), DeleteWeightsAction.templateUsers(Map.of(), Map.of(), Map.of(), "idf"));
+            TransportDeleteWeightsAction.templateUsers(composable, components, legacy, "other"));
+        assertEquals(List.of(), TransportDeleteWeightsAction.templateUsers(composable, components, legacy, "unused"));
+        assertEquals(List.of(), TransportDeleteWeightsAction.templateUsers(Map.of(), Map.of(), Map.of(), "idf"));
     }
 }

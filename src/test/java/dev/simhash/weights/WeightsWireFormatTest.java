@@ -33,16 +33,16 @@ public class WeightsWireFormatTest extends ESTestCase {
     }
 
     public void testPutRequestUploadAndCompute() throws IOException {
-        PutWeightsAction.Body upload = new PutWeightsAction.Body();
+        PutWeightsRequest.Body upload = new PutWeightsRequest.Body();
         upload.version = "v2";
         upload.features = Map.of("fox", 2.5);
         upload.defaultWeight = 3.0;
-        PutWeightsAction.Request put = new PutWeightsAction.Request("up", upload);
-        for (PutWeightsAction.Request copy : copies(put, PutWeightsAction.Request::new)) {
+        PutWeightsRequest put = new PutWeightsRequest("up", upload);
+        for (PutWeightsRequest copy : copies(put, PutWeightsRequest::new)) {
             assertEquals("up", copy.name());
             assertEquals(put.getDescription(), copy.getDescription());
         }
-        PutWeightsAction.Body compute = new PutWeightsAction.Body();
+        PutWeightsRequest.Body compute = new PutWeightsRequest.Body();
         compute.version = "v2";
         compute.index = "news";
         compute.field = "body";
@@ -51,8 +51,8 @@ public class WeightsWireFormatTest extends ESTestCase {
         compute.analyzer = "standard";
         compute.shingleSize = 2;
         compute.seed = -9;
-        PutWeightsAction.Request computed = new PutWeightsAction.Request("idf", compute).shouldStoreResult(true);
-        for (PutWeightsAction.Request copy : copies(computed, PutWeightsAction.Request::new)) {
+        PutWeightsRequest computed = new PutWeightsRequest("idf", compute).shouldStoreResult(true);
+        for (PutWeightsRequest copy : copies(computed, PutWeightsRequest::new)) {
             assertEquals("idf", copy.name());
             assertTrue(copy.getShouldStoreResult());
             assertEquals(computed.getDescription(), copy.getDescription());
@@ -60,36 +60,36 @@ public class WeightsWireFormatTest extends ESTestCase {
     }
 
     public void testPutResponse() throws IOException {
-        PutWeightsAction.Response r = new PutWeightsAction.Response(TABLE, false);
-        for (PutWeightsAction.Response copy : copies(r, PutWeightsAction.Response::new)) {
+        PutWeightsResponse r = new PutWeightsResponse(TABLE, false);
+        for (PutWeightsResponse copy : copies(r, PutWeightsResponse::new)) {
             assertFalse(copy.isAcknowledged());
             assertEquals(Strings.toString(r), Strings.toString(copy));
         }
     }
 
     public void testGetRequestAndResponse() throws IOException {
-        copies(new GetWeightsAction.Request("news-idf", 20), GetWeightsAction.Request::new);
-        copies(new GetWeightsAction.Request(null, 0), GetWeightsAction.Request::new);
-        GetWeightsAction.Response r = new GetWeightsAction.Response(null, List.of(TABLE, new WeightsTable("v1-up",
+        copies(new GetWeightsRequest("news-idf", 20), GetWeightsRequest::new);
+        copies(new GetWeightsRequest(null, 0), GetWeightsRequest::new);
+        GetWeightsResponse r = new GetWeightsResponse(null, List.of(TABLE, new WeightsTable("v1-up",
             FingerprintSpec.Version.V1, Map.of(), 1.0, Map.of("type", "uploaded"), 99)), 2);
-        for (GetWeightsAction.Response copy : copies(r, GetWeightsAction.Response::new)) {
+        for (GetWeightsResponse copy : copies(r, GetWeightsResponse::new)) {
             assertEquals(Strings.toString(r), Strings.toString(copy));
         }
     }
 
     public void testDeleteStoreAndFeatures() throws IOException {
-        for (DeleteWeightsAction.Request copy : copies(new DeleteWeightsAction.Request("news-idf"), DeleteWeightsAction.Request::new)) {
+        for (DeleteWeightsRequest copy : copies(new DeleteWeightsRequest("news-idf"), DeleteWeightsRequest::new)) {
             assertEquals("news-idf", copy.name());
         }
-        for (StoreWeightsAction.Request copy : copies(new StoreWeightsAction.Request(TABLE), StoreWeightsAction.Request::new)) {
+        for (StoreWeightsRequest copy : copies(new StoreWeightsRequest(TABLE), StoreWeightsRequest::new)) {
             assertEquals(TABLE, copy.table());
         }
-        WeightsFeaturesAction.Request features = new WeightsFeaturesAction.Request("news-idf", new String[] { "news", "blogs" });
-        for (WeightsFeaturesAction.Request copy : copies(features, WeightsFeaturesAction.Request::new)) {
+        WeightsFeaturesRequest features = new WeightsFeaturesRequest("news-idf", new String[] { "news", "blogs" });
+        for (WeightsFeaturesRequest copy : copies(features, WeightsFeaturesRequest::new)) {
             assertEquals("news-idf", copy.name());
             assertArrayEquals(new String[] { "news", "blogs" }, copy.indices());
         }
-        for (WeightsFeaturesAction.Response copy : copies(new WeightsFeaturesAction.Response(TABLE), WeightsFeaturesAction.Response::new)) {
+        for (WeightsFeaturesResponse copy : copies(new WeightsFeaturesResponse(TABLE), WeightsFeaturesResponse::new)) {
             assertEquals(TABLE, copy.table());
         }
     }
