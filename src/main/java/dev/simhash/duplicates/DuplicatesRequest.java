@@ -4,6 +4,7 @@ import dev.simhash.core.SimHash;
 import dev.simhash.neardup.Params;
 import dev.simhash.neardup.Verification;
 import dev.simhash.wire.WireEnvelope;
+import dev.simhash.xcontent.Declarations;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -175,7 +176,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
         if (parser == null) {
             throw new IllegalArgumentException("[field] is required: send a body such as {\"field\": \"simhash\"}");
         }
-        Body body = PARSER.parse(parser, null);
+        Body body = Declarations.parse(PARSER, parser, null);
         if (body.field == null) {
             throw new IllegalArgumentException("[field] is required: the fingerprint object to group by, e.g. [simhash]");
         }

@@ -1,5 +1,6 @@
 package dev.simhash.duplicates;
 
+import dev.simhash.rest.RestParams;
 import dev.simhash.neardup.Params;
 
 import org.elasticsearch.action.ActionRequestValidationException;
@@ -48,7 +49,7 @@ public final class RestDuplicatesAction extends BaseRestHandler {
             report = DuplicatesRequest.parse(null, indices);
         }
         report.indicesOptions(IndicesOptions.fromRequest(request, report.indicesOptions()));
-        boolean wait = Params.booleanParam(request, "wait_for_completion", true);
+        boolean wait = RestParams.flag(request, "wait_for_completion", true);
         String keepAliveParam = request.param("keep_alive");
         if (wait) {
             if (keepAliveParam != null) {

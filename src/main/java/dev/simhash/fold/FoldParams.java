@@ -1,5 +1,6 @@
 package dev.simhash.fold;
 
+import dev.simhash.rest.RestParams;
 import dev.simhash.core.SimHash;
 import dev.simhash.neardup.Params;
 import dev.simhash.neardup.Verification;
@@ -38,15 +39,15 @@ record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, Doubl
     static FoldParams from(RestRequest request) {
         String field = Params.required("field", request.param("field"), "the fingerprint object to fold on, e.g. [simhash]");
         boolean maxDistanceGiven = request.hasParam("max_distance");
-        int maxDistance = Params.checkRange("max_distance", request.paramAsInt("max_distance", DEFAULT_MAX_DISTANCE), 0, SimHash.BITS);
+        int maxDistance = Params.checkRange("max_distance", RestParams.integer(request, "max_distance", DEFAULT_MAX_DISTANCE), 0, SimHash.BITS);
         boolean minSimilarityGiven = request.hasParam("min_similarity");
-        double minSimilarity = minSimilarityGiven ? Verification.check(request.paramAsDouble("min_similarity", Double.NaN)) : Double.NaN;
+        double minSimilarity = minSimilarityGiven ? Verification.check(RestParams.number(request, "min_similarity", Double.NaN)) : Double.NaN;
         if (minSimilarityGiven && maxDistanceGiven) {
             throw Params.bothThresholds();
         }
         boolean windowGiven = request.hasParam("window");
-        int window = Params.checkRange("window", request.paramAsInt("window", DEFAULT_WINDOW), 1, MAX_WINDOW);
-        int members = Params.checkRange("members", request.paramAsInt("members", DEFAULT_MEMBERS), 0, MAX_MEMBERS);
+        int window = Params.checkRange("window", RestParams.integer(request, "window", DEFAULT_WINDOW), 1, MAX_WINDOW);
+        int members = Params.checkRange("members", RestParams.integer(request, "members", DEFAULT_MEMBERS), 0, MAX_MEMBERS);
         FoldParams fold = new FoldParams(field, maxDistance, maxDistanceGiven, null, false, window, windowGiven, members);
         return minSimilarityGiven ? fold.withVerification(Verification.of(minSimilarity), true) : fold;
     }

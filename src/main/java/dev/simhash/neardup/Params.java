@@ -55,17 +55,4 @@ public final class Params {
         }
         return whole;
     }
-
-    /**
-     * A boolean URL parameter read with {@link RestRequest#paramAsBoolean}; its own error does not name the parameter, so
-     * this one does.
-     */
-    public static boolean booleanParam(RestRequest request, String name, boolean defaultValue) {
-        try {
-            return request.paramAsBoolean(name, defaultValue);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("[" + name + "] must be [true] or [false], got [" + SimHash.abbreviate(request.param(name))
-                + "]", e);
-        }
-    }
 }

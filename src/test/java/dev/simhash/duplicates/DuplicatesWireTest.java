@@ -83,8 +83,10 @@ public class DuplicatesWireTest extends ESTestCase {
             "{\"field\": \"fp\", \"overwrite_group_id\": 1}", "overwrite_group_id doesn't support values of type: VALUE_NUMBER");
         for (Map.Entry<String, String> c : kinds.entrySet()) {
             XContentParseException e = expectThrows(XContentParseException.class, () -> parse(c.getKey()));
+            String name = c.getValue().substring(0, c.getValue().indexOf(' '));
             assertThat(c.getKey(), e.getMessage(), startsWith("[1:"));
-            assertThat(c.getKey(), e.getMessage(), containsString("[_simhash/duplicates] " + c.getValue()));
+            assertThat(c.getKey(), e.getMessage(), containsString("[_simhash/duplicates] failed to parse field [" + name + "]"));
+            assertThat(c.getKey(), e.getCause().getMessage(), containsString("[_simhash/duplicates] " + c.getValue()));
             assertNotNull(c.getKey(), e.getLocation());
         }
         Map<String, String> values = Map.of(

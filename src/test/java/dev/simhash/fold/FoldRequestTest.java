@@ -72,7 +72,7 @@ public class FoldRequestTest extends ESTestCase {
             "field=fp&min_similarity=0", "[min_similarity] must be greater than 0 and at most 1",
             "field=fp&min_similarity=1.5", "[min_similarity] must be greater than 0 and at most 1",
             "field=fp&min_similarity=NaN", "[min_similarity] must be greater than 0 and at most 1",
-            "field=fp&min_similarity=most", "Failed to parse double parameter [min_similarity] with value [most]",
+            "field=fp&min_similarity=most", "[min_similarity] must be a number, got [most]",
             "field=fp&min_similarity=0.8&max_distance=3", "[min_similarity] and [max_distance] exclude each other");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse(c.getKey(), "{}"));
@@ -85,9 +85,9 @@ public class FoldRequestTest extends ESTestCase {
             "", "[field] is required",
             "field=", "[field] is required",
             "field=fp&max_distance=70", "[max_distance] must be between 0 and 64, got [70]",
-            "field=fp&max_distance=far", "Failed to parse int parameter [max_distance] with value [far]",
+            "field=fp&max_distance=far", "[max_distance] must be an integer, got [far]",
             "field=fp&window=0", "[window] must be between 1 and 10000, got [0]",
-            "field=fp&members=2.5", "Failed to parse int parameter [members] with value [2.5]",
+            "field=fp&members=2.5", "[members] must be an integer, got [2.5]",
             "field=fp&scroll=1m", "[scroll] is not supported by [_simhash/fold]");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse(c.getKey(), "{}"));

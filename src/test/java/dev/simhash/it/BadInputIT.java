@@ -207,13 +207,13 @@ class BadInputIT {
         cases.add(new Case("report: size 0", "POST", report, "{\"field\": \"simhash\", \"size\": -1}", "[size]"));
         cases.add(new Case("report: size too large", "POST", report, "{\"field\": \"simhash\", \"size\": 100000}", "[size]"));
         cases.add(new Case("report: query not an object", "POST", report, "{\"field\": \"simhash\", \"query\": 5}",
-            "query doesn't support values of type"));
+            "[_simhash/duplicates] failed to parse field [query]"));
         cases.add(new Case("report: unknown parameter", "POST", report, "{\"field\": \"simhash\", \"k\": 3}", "[k]"));
         cases.add(new Case("report: body not an object", "POST", report, "[1, 2]", "Expected START_OBJECT"));
         cases.add(new Case("report: unknown parameter, located", "POST", report, "{\"field\": \"simhash\", \"k\": 3}",
             "[1:22] [_simhash/duplicates] unknown field [k]"));
         cases.add(new Case("report: wrong type, located", "POST", report, "{\"field\": \"simhash\", \"size\": [1]}",
-            "[_simhash/duplicates] size doesn't support values of type: START_ARRAY"));
+            "[_simhash/duplicates] failed to parse field [size]"));
         cases.add(new Case("report: malformed JSON", "POST", report, "{\"field\": \"simhash\", \"size\": }", "[1:"));
         String calibrate = "/bad-idx/_simhash/calibrate";
         cases.add(new Case("calibrate: wrong type, located", "POST", calibrate, "{\"field\": \"simhash\", \"sample_size\": true}",

@@ -269,7 +269,7 @@ class DuplicatesIT {
         Map<String, String> cases = new LinkedHashMap<>();
         cases.put("{}", "[field] is required");
         cases.put("{\"field\": \"\"}", "[field] is required");
-        cases.put("{\"field\": 7}", "[_simhash/duplicates] field doesn't support values of type: VALUE_NUMBER");
+        cases.put("{\"field\": 7}", "[_simhash/duplicates] failed to parse field [field]");
         cases.put("{\"field\": \"simhash\", \"max_distance\": 12}", "[max_distance] must be between 0 and 11, got [12]");
         cases.put("{\"field\": \"simhash\", \"max_distance\": -1}", "[max_distance] must be between 0 and 11, got [-1]");
         cases.put("{\"field\": \"simhash\", \"max_distance\": \"x\"}", "[max_distance] must be an integer, got [x]");
@@ -278,7 +278,7 @@ class DuplicatesIT {
         cases.put("{\"field\": \"simhash\", \"from\": -3}", "[from] must be between 0 and 2147483647, got [-3]");
         cases.put("{\"field\": \"simhash\", \"max_members\": 10001}", "[max_members] must be between 0 and 10000, got [10001]");
         cases.put("{\"field\": \"simhash\", \"bogus\": 1}", "[_simhash/duplicates] unknown field [bogus]");
-        cases.put("{\"field\": \"simhash\", \"query\": 3}", "[_simhash/duplicates] query doesn't support values of type: VALUE_NUMBER");
+        cases.put("{\"field\": \"simhash\", \"query\": 3}", "[_simhash/duplicates] failed to parse field [query]");
         cases.put("{\"field\": \"simhash\", \"query\": {\"nope\": {}}}", "[nope]");
         cases.put("{\"field\": \"simhash\", \"write_group_id\": \"_id\"}", "[write_group_id] must not name a metadata field");
         cases.put("{\"write_group_id\": \"simhash.g\", \"field\": \"simhash\"}", "[write_group_id] must not be inside the fingerprint object");

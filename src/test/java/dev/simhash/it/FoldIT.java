@@ -347,11 +347,11 @@ class FoldIT {
         cases.put("/" + INDEX + "/_simhash/fold?field=", "[field] is required");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&max_distance=70", "[max_distance] must be between 0 and 64, got [70]");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&max_distance=-1", "[max_distance] must be between 0 and 64, got [-1]");
-        cases.put("/" + INDEX + "/_simhash/fold?field=simhash&max_distance=abc", "Failed to parse int parameter [max_distance] with value [abc]");
+        cases.put("/" + INDEX + "/_simhash/fold?field=simhash&max_distance=abc", "[max_distance] must be an integer, got [abc]");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&window=0", "[window] must be between 1 and 10000, got [0]");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&window=10001", "[window] must be between 1 and 10000, got [10001]");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&members=101", "[members] must be between 0 and 100, got [101]");
-        cases.put("/" + INDEX + "/_simhash/fold?field=simhash&members=2.5", "Failed to parse int parameter [members] with value [2.5]");
+        cases.put("/" + INDEX + "/_simhash/fold?field=simhash&members=2.5", "[members] must be an integer, got [2.5]");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&bogus=1", "unrecognized parameter: [bogus]");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&scroll=1m", "[scroll] is not supported");
         cases.put("/" + INDEX + "/_simhash/fold?field=body", "[field] [body] is a [text] field");

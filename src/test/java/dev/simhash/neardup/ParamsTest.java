@@ -1,32 +1,15 @@
 package dev.simhash.neardup;
 
 import org.elasticsearch.test.ESTestCase;
-import org.elasticsearch.test.rest.FakeRestRequest;
 import org.elasticsearch.xcontent.XContentParser;
 import org.elasticsearch.xcontent.json.JsonXContent;
 
 import java.io.IOException;
-import java.util.Map;
 
 import static org.hamcrest.Matchers.startsWith;
 
-/** The checks that follow the typed parsing of URL parameters and body values name the parameter. */
+/** The checks that follow the typed parsing of body values name the parameter. */
 public class ParamsTest extends ESTestCase {
-
-    private boolean waitForCompletion(Map<String, String> params) {
-        return Params.booleanParam(new FakeRestRequest.Builder(xContentRegistry()).withParams(params).build(), "wait_for_completion",
-            true);
-    }
-
-    public void testABooleanUrlParameterNamesItselfWhenInvalid() {
-        assertTrue(waitForCompletion(Map.of()));
-        assertTrue("present without a value means on", waitForCompletion(Map.of("wait_for_completion", "")));
-        assertTrue(waitForCompletion(Map.of("wait_for_completion", "true")));
-        assertFalse(waitForCompletion(Map.of("wait_for_completion", "false")));
-        IllegalArgumentException e = expectThrows(IllegalArgumentException.class,
-            () -> waitForCompletion(Map.of("wait_for_completion", "nope")));
-        assertEquals("[wait_for_completion] must be [true] or [false], got [nope]", e.getMessage());
-    }
 
     private long wholeNumber(String json) throws IOException {
         try (XContentParser p = createParser(JsonXContent.jsonXContent, "{\"n\": " + json + "}")) {
