@@ -1,6 +1,6 @@
 package dev.simhash.calibrate;
 
-import dev.simhash.rest.RestParams;
+import dev.simhash.request.RestParams;
 
 import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.support.IndicesOptions;

@@ -4,7 +4,7 @@ import dev.simhash.core.SimHash;
 import dev.simhash.neardup.Params;
 import dev.simhash.neardup.Verification;
 import dev.simhash.wire.WireEnvelope;
-import dev.simhash.xcontent.Declarations;
+import dev.simhash.request.Declarations;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;

@@ -1,6 +1,6 @@
 package dev.simhash.duplicates;
 
-import dev.simhash.rest.RestParams;
+import dev.simhash.request.RestParams;
 import dev.simhash.neardup.Params;
 
 import org.elasticsearch.action.ActionRequestValidationException;

@@ -1,6 +1,6 @@
 package dev.simhash.fold;
 
-import dev.simhash.rest.RestParams;
+import dev.simhash.request.RestParams;
 import dev.simhash.core.SimHash;
 import dev.simhash.neardup.Params;
 import dev.simhash.neardup.Verification;

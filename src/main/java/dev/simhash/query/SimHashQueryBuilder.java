@@ -12,7 +12,7 @@ import dev.simhash.mapper.FingerprintField;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.wire.WireEnvelope;
-import dev.simhash.xcontent.Declarations;
+import dev.simhash.request.Declarations;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;

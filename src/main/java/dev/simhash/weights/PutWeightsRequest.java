@@ -3,7 +3,7 @@ package dev.simhash.weights;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.wire.WireEnvelope;
-import dev.simhash.xcontent.Declarations;
+import dev.simhash.request.Declarations;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;

@@ -1,6 +1,6 @@
 package dev.simhash.weights;
 
-import dev.simhash.rest.RestParams;
+import dev.simhash.request.RestParams;
 
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.rest.BaseRestHandler;

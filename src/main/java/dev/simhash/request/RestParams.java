@@ -1,4 +1,4 @@
-package dev.simhash.rest;
+package dev.simhash.request;
 
 import dev.simhash.core.SimHash;
 

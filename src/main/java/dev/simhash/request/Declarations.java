@@ -1,4 +1,4 @@
-package dev.simhash.xcontent;
+package dev.simhash.request;
 
 import org.elasticsearch.xcontent.ObjectParser;
 import org.elasticsearch.xcontent.XContentParseException;

@@ -1,4 +1,4 @@
-package dev.simhash.rest;
+package dev.simhash.request;
 
 import org.elasticsearch.rest.RestRequest;
 import org.elasticsearch.test.ESTestCase;
