@@ -1,7 +1,7 @@
 package dev.simhash.calibrate;
 
-import dev.simhash.wire.WireEnvelope;
 import dev.simhash.request.Declarations;
+import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;

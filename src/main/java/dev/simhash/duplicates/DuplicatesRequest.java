@@ -3,8 +3,8 @@ package dev.simhash.duplicates;
 import dev.simhash.core.SimHash;
 import dev.simhash.neardup.Params;
 import dev.simhash.neardup.Verification;
-import dev.simhash.wire.WireEnvelope;
 import dev.simhash.request.Declarations;
+import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;

@@ -1,7 +1,7 @@
 package dev.simhash.duplicates;
 
-import dev.simhash.request.RestParams;
 import dev.simhash.neardup.Params;
+import dev.simhash.request.RestParams;
 
 import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.support.IndicesOptions;

@@ -1,9 +1,9 @@
 package dev.simhash.fold;
 
-import dev.simhash.request.RestParams;
 import dev.simhash.core.SimHash;
 import dev.simhash.neardup.Params;
 import dev.simhash.neardup.Verification;
+import dev.simhash.request.RestParams;
 import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.common.io.stream.StreamInput;

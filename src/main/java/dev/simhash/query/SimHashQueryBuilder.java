@@ -11,8 +11,8 @@ import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.FingerprintField;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
-import dev.simhash.wire.WireEnvelope;
 import dev.simhash.request.Declarations;
+import dev.simhash.wire.WireEnvelope;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;

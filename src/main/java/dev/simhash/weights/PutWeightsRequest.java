@@ -2,8 +2,8 @@ package dev.simhash.weights;
 
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
-import dev.simhash.wire.WireEnvelope;
 import dev.simhash.request.Declarations;
+import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
