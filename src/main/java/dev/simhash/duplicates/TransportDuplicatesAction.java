@@ -5,6 +5,7 @@ import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
+import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.neardup.FingerprintMappings;
 import dev.simhash.neardup.ThresholdChoice;
 import dev.simhash.neardup.Verification;
@@ -371,8 +372,14 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         private SearchSourceBuilder scan(BoolQueryBuilder query, Object[] searchAfter) {
             SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(pageSize).fetchSource(false)
-                .docValueField(hashPath, fingerprints.format()).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
-                .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(keepAlive));
+                .trackTotalHits(false).sort(SortBuilders.pitTiebreaker()).pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(keepAlive));
+            if (verification == null) {
+                source.docValueField(hashPath, fingerprints.format());
+            } else {
+                // the fingerprint and the sketch as one value list: Elasticsearch renders one format per field name, so
+                // this reads both in one search (the fields option needs stored fields enabled: the _id comes along)
+                source.fetchField(new FieldAndFormat(hashPath, SimHashFieldType.FINGERPRINT_AND_SKETCH_FORMAT));
+            }
             if (searchAfter != null) {
                 source.searchAfter(searchAfter);
             }
@@ -400,24 +407,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 source.docValueField(request.writeGroupId());
             }
             SearchRequest search = new SearchRequest().source(source).allowPartialSearchResults(false);
-            client.execute(TransportSearchAction.TYPE, search, step((SearchResponse r) -> {
-                if (verification == null) {
-                    onPage(slice, searchAfter == null, r, null);
-                    return;
-                }
-                checkShards(r, "reading fingerprints");
-                // the same page again through the same point in time, slice and sort, so the same documents in the same order
-                // (checked by their sort values), reading their sketches
-                // (the fields option needs stored fields enabled: the _id comes along)
-                SearchSourceBuilder sketches = scan(filter(), searchAfter).trackTotalHits(false)
-                    .fetchField(new FieldAndFormat(hashPath, Verification.SKETCH_FORMAT));
-                if (slices > 1) {
-                    sketches.slice(new SliceBuilder(slice, slices));
-                }
-                r.mustIncRef();
-                client.execute(TransportSearchAction.TYPE, new SearchRequest().source(sketches).allowPartialSearchResults(false),
-                    ActionListener.runAfter(step((SearchResponse k) -> onPage(slice, searchAfter == null, r, k)), r::decRef));
-            }));
+            client.execute(TransportSearchAction.TYPE, search, step((SearchResponse r) -> onPage(slice, searchAfter == null, r)));
         }
 
         private void checkShards(SearchResponse response, String what) {
@@ -430,17 +420,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             }
         }
 
-        private void onPage(int slice, boolean first, SearchResponse response, SearchResponse sketches) {
+        private void onPage(int slice, boolean first, SearchResponse response) {
             checkShards(response, "reading fingerprints");
-            SearchHit[] sketchHits = null;
-            if (sketches != null) {
-                checkShards(sketches, "reading sketches");
-                sketchHits = sketches.getHits().getHits();
-                if (sketchHits.length != response.getHits().getHits().length) {
-                    throw new IllegalStateException("[_simhash/duplicates] read [" + sketchHits.length + "] sketches for ["
-                        + response.getHits().getHits().length + "] fingerprints of one page");
-                }
-            }
             if (first && response.getHits().getTotalHits() != null) {
                 long total = docsTotal.addAndGet(CompatHits.value(response.getHits().getTotalHits()));
                 if (slicesCounted.incrementAndGet() == slices) {
@@ -460,12 +441,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         DocumentField routing = hit.field(ROUTING);
                         int doc = table.size();
                         table.add(hit.getIndex(), hit.getId(), hash, routing == null ? null : routing.getValue());
-                        if (sketchHits != null) {
-                            if (!Arrays.equals(hit.getSortValues(), sketchHits[i].getSortValues())) {
-                                throw new IllegalStateException("[_simhash/duplicates] the sketches' page does not hold the same documents "
-                                    + "as the fingerprints' page");
-                            }
-                            addSketch(doc, Verification.sketchOf(sketchHits[i], hashPath));
+                        if (verification != null) {
+                            addSketch(doc, Verification.sketchOf(hit, hashPath));
                         }
                         if (currentGroup != null) {
                             rememberCurrentGroup(doc, hit.field(request.writeGroupId()));

@@ -1,8 +1,9 @@
 package dev.simhash.fold;
 
 import dev.simhash.compat.CompatIndices;
-import dev.simhash.neardup.FingerprintMappings.Fingerprints;
+import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.neardup.FingerprintMappings;
+import dev.simhash.neardup.FingerprintMappings.Fingerprints;
 import dev.simhash.neardup.ThresholdChoice;
 import dev.simhash.neardup.Verification;
 
@@ -93,13 +94,20 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         SearchRequest search = request.search();
         String hashPath = fingerprints.path();
         boolean hashRequested = requested(search.source(), hashPath);
-        if (!hashRequested) {
+        // with a verification, the fingerprint and the sketch in one value list when the body leaves the field's fetch
+        // formats to the fold (Elasticsearch renders one format per field name): one search instead of two
+        boolean together = verification != null && !hashRequested && !fetched(search.source(), hashPath)
+            && (search.source().storedFields() == null || search.source().storedFields().fetchFields());
+        if (together) {
+            search.source().fetchField(new FieldAndFormat(hashPath, SimHashFieldType.FINGERPRINT_AND_SKETCH_FORMAT));
+        } else if (!hashRequested) {
             search.source().docValueField(hashPath, fingerprints.format());
         }
         search.source().size(fold.window());
         client.execute(TransportSearchAction.TYPE, search, ActionListener.wrap((SearchResponse response) -> {
-            if (verification == null) {
-                FoldResponse folded = fold(response, request, fold, fingerprints, hashRequested, null, startNanos);
+            if (verification == null || together) {
+                FoldResponse folded = fold(response, request, fold, fingerprints, hashRequested,
+                    together ? sketchesOf(response, hashPath) : null, startNanos);
                 ActionListener.respondAndRelease(listener, folded);
                 return;
             }
@@ -160,6 +168,27 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
             }
             listener.onResponse(out);
         }, listener::onFailure));
+    }
+
+    private static byte[][] sketchesOf(SearchResponse response, String field) {
+        SearchHit[] hits = response.getHits().getHits();
+        byte[][] out = new byte[hits.length][];
+        for (int i = 0; i < hits.length; i++) {
+            out[i] = Verification.sketchOf(hits[i], field);
+        }
+        return out;
+    }
+
+    /** Whether the body's {@code fields} option names the field itself. */
+    private static boolean fetched(SearchSourceBuilder source, String field) {
+        if (source.fetchFields() != null) {
+            for (FieldAndFormat f : source.fetchFields()) {
+                if (f.field.equals(field)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean requested(SearchSourceBuilder source, String field) {

@@ -37,6 +37,12 @@ import java.util.Set;
  */
 public final class SimHashFieldType extends CompatFieldType {
 
+    /**
+     * The {@code fields} format that reads a document's fingerprint (as a signed long) and its sketch (base64) as one value
+     * list, so that one search reads both.
+     */
+    public static final String FINGERPRINT_AND_SKETCH_FORMAT = "long+" + MinHashSketch.ALGORITHM;
+
     private final SimHashFieldMapper.Input input;
     private final FingerprintSpec.Version version;
     private final FingerprintSpec spec;
@@ -134,12 +140,16 @@ public final class SimHashFieldType extends CompatFieldType {
 
     @Override
     public ValueFetcher valueFetcher(SearchExecutionContext context, String format) {
-        if (MinHashSketch.ALGORITHM.equals(format)) {
+        if (MinHashSketch.ALGORITHM.equals(format) || FINGERPRINT_AND_SKETCH_FORMAT.equals(format)) {
             if (sketch == null) {
                 throw new IllegalArgumentException("[format] [" + format + "]: field [" + name() + "] stores no similarity sketch (its ["
                     + SimHashFieldMapper.SKETCH + "] is [" + SimHashFieldMapper.NO_SKETCH + "])");
             }
-            return new SketchValueFetcher(sketchField());
+            if (MinHashSketch.ALGORITHM.equals(format)) {
+                return new SketchValueFetcher(sketchField());
+            }
+            return new FingerprintAndSketchFetcher(new DocValueFetcher(DocValueFormat.RAW, context.getForField(this,
+                FielddataOperation.SEARCH)), new SketchValueFetcher(sketchField()));
         }
         return new DocValueFetcher(docValueFormat(format, null), context.getForField(this, FielddataOperation.SEARCH));
     }

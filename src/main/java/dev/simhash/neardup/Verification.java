@@ -2,6 +2,7 @@ package dev.simhash.neardup;
 
 import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.mapper.SimHashFieldType;
 
 import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.search.SearchHit;
@@ -46,12 +47,22 @@ public record Verification(double minSimilarity, int radius, int minEqualBins) {
     }
 
     /**
-     * The sketch of a hit, read through the {@code fields} option in the {@value MinHashSketch#ALGORITHM} format (base64), or
-     * null when the document has none.
+     * The sketch of a hit, read through the {@code fields} option in the {@value MinHashSketch#ALGORITHM} format or the
+     * {@value SimHashFieldType#FINGERPRINT_AND_SKETCH_FORMAT} format (the base64 value after the fingerprint), or null when the
+     * document has none.
      */
     public static byte[] sketchOf(SearchHit hit, String field) {
         DocumentField f = hit.field(field);
-        if (f == null || f.getValues().isEmpty() || !(f.getValues().get(0) instanceof String s)) {
+        String s = null;
+        if (f != null) {
+            for (Object v : f.getValues()) {
+                if (v instanceof String text) {
+                    s = text;
+                    break;
+                }
+            }
+        }
+        if (s == null) {
             return null;
         }
         byte[] bytes;

@@ -206,6 +206,19 @@ class VerifiedFoldIT {
             assertEquals(CandidateRadius.radius(s), ((Number) a.at("simhash_fold.max_distance")).intValue());
             assertEquals(expected.size(), ((Number) a.at("simhash_fold.groups")).intValue());
             assertTrue(expected.size() < ids.size(), "something folds at " + s);
+            for (Map<String, Object> h : a.<List<Map<String, Object>>>at("hits.hits")) {
+                assertNull(h.get("fields"), "the fold's own read of the fingerprint and sketch is not shown: " + h);
+            }
+            // a body that reads the fingerprint itself (then the sketches come from a second search): the same fold, and the
+            // hits keep the field the body asked for
+            Rest.Answer own = rest.post("/" + INDEX + "/_simhash/fold?field=body.simhash&min_similarity=" + s
+                + "&window=1000&members=100", toJson(ordered("size", 1000, "sort", List.of(Map.of("rank", "asc")), "_source", false,
+                    "docvalue_fields", List.of(Map.of("field", "body.simhash", "format", "long")))));
+            assertEquals(200, own.status(), own.toString());
+            assertEquals(expected, folded(own), "min_similarity " + s + ", fingerprint read by the body");
+            for (Map<String, Object> h : own.<List<Map<String, Object>>>at("hits.hits")) {
+                assertEquals(List.of(hash(h.get("_id").toString())), ((Map<?, ?>) h.get("fields")).get("body.simhash"), h.toString());
+            }
         }
         // a pair the radius alone folds but the threshold keeps apart exists in this corpus: verification matters here
         int radius = CandidateRadius.radius(0.8);
