@@ -1,7 +1,7 @@
 package dev.simhash.mapper;
 
 import dev.simhash.core.BlockTermLayout;
-import dev.simhash.core.SimHash;
+import dev.simhash.core.SketchBands;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
@@ -20,7 +20,8 @@ import java.util.function.Supplier;
  * The Lucene fields of one fingerprint of a {@code simhash} field: the 64-bit value as a sorted-numeric
  * doc value (read to verify distances, by scripts, fold and report) and the four block terms indexed
  * in the same field ({@link BlockTermLayout#packed}), docs only, no norms; a field with a similarity sketch adds the
- * sketch as a binary doc value of its own Lucene field ({@link SimHashFieldType#sketchField()}). All read the value from a
+ * sketch as a binary doc value of its own Lucene field ({@link SimHashFieldType#sketchField()}), and in that field the
+ * sketch's band terms ({@link SketchBands}), docs only. All read the value from a
  * supplier when the document is indexed, i.e. after the whole document has been parsed, so that a text
  * arriving in several values (arrays, several {@code copy_to} sources) gives one fingerprint.
  */
@@ -64,28 +65,39 @@ final class LuceneFields {
 
     /** The four block terms of the fingerprint read from {@code value} when Lucene indexes the document. */
     static Field blockTerms(String name, BlockTermLayout layout, LongSupplier value) {
+        return terms(name, () -> layout.terms(value.getAsLong()));
+    }
+
+    /** The band terms of the sketch read from {@code value} when Lucene indexes the document (none without a sketch). */
+    static Field sketchBands(String name, Supplier<byte[]> value) {
+        return terms(name, () -> {
+            byte[] b = value.get();
+            return b == null ? new BytesRef[0] : SketchBands.terms(b);
+        });
+    }
+
+    private static Field terms(String name, Supplier<BytesRef[]> value) {
         return new Field(name, TERMS_TYPE) {
             @Override
             public TokenStream tokenStream(Analyzer analyzer, TokenStream reuse) {
-                BytesRef[] terms = layout.terms(value.getAsLong());
+                BytesRef[] terms = value.get();
                 // Lucene hands back the stream it got for this field last time: reuse it, as Lucene's own fields do
-                if (reuse instanceof BlockTermsStream s) {
+                if (reuse instanceof TermsStream s) {
                     s.terms = terms;
                     return s;
                 }
-                return new BlockTermsStream(terms);
+                return new TermsStream(terms);
             }
         };
     }
 
     /** Emits the given binary terms, one per position. */
-    private static final class BlockTermsStream extends TokenStream {
+    private static final class TermsStream extends TokenStream {
         private final BytesTermAttribute term = addAttribute(BytesTermAttribute.class);
         private BytesRef[] terms;
         private int next;
 
-        BlockTermsStream(BytesRef[] terms) {
-            assert terms.length == SimHash.BLOCKS;
+        TermsStream(BytesRef[] terms) {
             this.terms = terms;
         }
 

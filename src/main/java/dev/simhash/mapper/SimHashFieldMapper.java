@@ -418,6 +418,7 @@ public final class SimHashFieldMapper extends FieldMapper {
                 doc.add(LuceneFields.blockTerms(fullPath(), SimHashFieldMapper.this.fieldType().blockLayout(), () -> fingerprint));
                 if (sketch != null) {
                     doc.add(LuceneFields.sketch(SimHashFieldMapper.this.fieldType().sketchField(), this::sketchBytes));
+                    doc.add(LuceneFields.sketchBands(SimHashFieldMapper.this.fieldType().sketchField(), this::sketchBytes));
                 }
             }
         }

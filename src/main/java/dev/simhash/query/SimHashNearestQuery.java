@@ -27,10 +27,10 @@ import java.util.Objects;
 /**
  * The k nearest documents of a shard: searches within growing radii until one holds at least k documents
  * (or the largest allowed radius is reached), then keeps the k best-scored, i.e. nearest, of them. Exact:
- * every document within that radius was scored, and every other one is farther. With a {@link SketchCheck}
- * ({@code min_similarity}) the k most similar verified documents within the threshold's radius are kept: that
- * radius is searched at once, since a farther fingerprint may have a more similar sketch. Rewrites, per
- * searcher, to a query over those documents with their scores.
+ * every document within that radius was scored, and every other one is farther. With {@code min_similarity} the k
+ * most similar documents of the verified query (candidates within the threshold's radius, or sharing a sketch band,
+ * checked by the sketch) are kept: it is searched at once, since a farther fingerprint may have a more similar
+ * sketch. Rewrites, per searcher, to a query over those documents with their scores.
  */
 final class SimHashNearestQuery extends Query {
 
@@ -45,6 +45,8 @@ final class SimHashNearestQuery extends Query {
     private final int k;
     private final int maxRadius;
     private final SketchCheck check;
+    /** The verified query of {@code check} (a {@link SimHashQuery} or a {@link SketchBandQuery}), or null. */
+    private final Query verified;
 
     /**
      * @param filter    only documents matching it are considered, or null
@@ -52,13 +54,18 @@ final class SimHashNearestQuery extends Query {
      * @param maxRadius the largest radius searched ({@code max_distance}, or 64)
      */
     SimHashNearestQuery(String hashField, BlockTermLayout blocks, long hash, Query filter, Query exclude, int k, int maxRadius) {
-        this(hashField, blocks, hash, filter, exclude, k, maxRadius, null);
+        this(hashField, blocks, hash, filter, exclude, k, maxRadius, null, null);
     }
 
-    /** As above; with {@code check}, the k most similar documents within {@code maxRadius} that pass it. */
-    SimHashNearestQuery(String hashField, BlockTermLayout blocks, long hash, Query filter, Query exclude, int k, int maxRadius,
-                        SketchCheck check) {
+    /** The k most similar documents that match {@code verified}, the query of {@code check}. */
+    static SimHashNearestQuery verified(Query verified, SketchCheck check, Query filter, Query exclude, int k) {
+        return new SimHashNearestQuery(check.sketchField(), null, 0, filter, exclude, k, SimHash.BITS, check, verified);
+    }
+
+    private SimHashNearestQuery(String hashField, BlockTermLayout blocks, long hash, Query filter, Query exclude, int k,
+                                int maxRadius, SketchCheck check, Query verified) {
         this.check = check;
+        this.verified = verified;
         this.hashField = hashField;
         this.blocks = blocks;
         this.hash = hash;
@@ -70,13 +77,11 @@ final class SimHashNearestQuery extends Query {
 
     /** The documents within r bits that match the filter (if any), scored (64 - distance) / 64, without the excluded ones. */
     static Query within(String hashField, BlockTermLayout blocks, long hash, int radius, Query filter, Query exclude) {
-        return within(hashField, blocks, hash, radius, null, filter, exclude);
+        return filtered(new SimHashQuery(hashField, blocks, hash, radius), filter, exclude);
     }
 
-    /** As {@link #within(String, BlockTermLayout, long, int, Query, Query)}, verified by {@code check} when it is not null. */
-    static Query within(String hashField, BlockTermLayout blocks, long hash, int radius, SketchCheck check, Query filter,
-                        Query exclude) {
-        Query q = new SimHashQuery(hashField, blocks, hash, radius, check);
+    /** {@code q}, restricted to the filter (if any), without the excluded documents. */
+    static Query filtered(Query q, Query filter, Query exclude) {
         if (filter == null && exclude == null) {
             return q;
         }
@@ -91,7 +96,7 @@ final class SimHashNearestQuery extends Query {
     }
 
     private Query withinRadius(int radius) {
-        return within(hashField, blocks, hash, radius, check, filter, exclude);
+        return verified != null ? filtered(verified, filter, exclude) : within(hashField, blocks, hash, radius, filter, exclude);
     }
 
     SketchCheck check() {
@@ -100,7 +105,7 @@ final class SimHashNearestQuery extends Query {
 
     @Override
     public Query rewrite(IndexSearcher searcher) throws IOException {
-        if (check != null) {
+        if (verified != null) {
             return new TopDocsQuery(searcher.search(withinRadius(maxRadius), k).scoreDocs, searcher.getIndexReader().getContext().id());
         }
         TopDocs top = null;
@@ -127,7 +132,7 @@ final class SimHashNearestQuery extends Query {
     @Override
     public boolean equals(Object other) {
         return sameClassAs(other) && hashField.equals(((SimHashNearestQuery) other).hashField)
-            && blocks.equals(((SimHashNearestQuery) other).blocks) && hash == ((SimHashNearestQuery) other).hash
+            && Objects.equals(blocks, ((SimHashNearestQuery) other).blocks) && Objects.equals(verified, ((SimHashNearestQuery) other).verified) && hash == ((SimHashNearestQuery) other).hash
             && Objects.equals(filter, ((SimHashNearestQuery) other).filter)
             && Objects.equals(exclude, ((SimHashNearestQuery) other).exclude) && k == ((SimHashNearestQuery) other).k
             && maxRadius == ((SimHashNearestQuery) other).maxRadius && Objects.equals(check, ((SimHashNearestQuery) other).check);
@@ -135,7 +140,7 @@ final class SimHashNearestQuery extends Query {
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), hashField, blocks, hash, filter, exclude, k, maxRadius, check);
+        return Objects.hash(classHash(), hashField, blocks, hash, filter, exclude, k, maxRadius, check, verified);
     }
 
     /** Fixed documents of one reader with fixed scores (times the boost). */

@@ -3,6 +3,7 @@ package dev.simhash.query;
 import dev.simhash.compat.CompatLeafQueryBuilder;
 import dev.simhash.core.BlockProbes;
 import dev.simhash.core.CandidateRadius;
+import dev.simhash.core.SketchBands;
 import dev.simhash.core.FeatureWeights;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.MinHashSketch;
@@ -707,11 +708,13 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         if (s != null) {
             byte[] querySketch = querySketch(fp); // first: refuses a field without sketches
             SketchCheck check = new SketchCheck(fp.fieldType().sketchField(), fp.fieldType().sketch(), querySketch, s);
-            int radius = CandidateRadius.radius(s);
+            // candidates: sharing a sketch band at thresholds the bands cover, else within the threshold's radius
+            Query verified = SketchBands.covers(s) ? new SketchBandQuery(check)
+                : new SimHashQuery(fp.docValuesField(), fp.blocks(), h, CandidateRadius.radius(s), check);
             if (k != null) {
-                return new SimHashNearestQuery(fp.docValuesField(), fp.blocks(), h, only, exclude, k, radius, check);
+                return SimHashNearestQuery.verified(verified, check, only, exclude, k);
             }
-            return SimHashNearestQuery.within(fp.docValuesField(), fp.blocks(), h, radius, check, only, exclude);
+            return SimHashNearestQuery.filtered(verified, only, exclude);
         }
         int radius = maxDistance(fp);
         if (k != null) {

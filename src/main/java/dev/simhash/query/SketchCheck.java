@@ -1,6 +1,7 @@
 package dev.simhash.query;
 
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.core.SketchBands;
 
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.util.BytesRef;
@@ -10,7 +11,8 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * The second check of a {@code min_similarity} query: a candidate within the Hamming radius matches only when the
+ * The second check of a {@code min_similarity} query: a candidate (within the Hamming radius, or sharing a band of the
+ * sketch, {@link SketchBands}) matches only when the
  * estimated similarity of its stored sketch (binary doc values of {@code sketchField}) and the query's sketch is at
  * least {@code minSimilarity}. A document without a stored sketch never matches.
  */
@@ -37,6 +39,11 @@ final class SketchCheck {
 
     double minSimilarity() {
         return minSimilarity;
+    }
+
+    /** The band terms of the query's sketch, which the candidates of a banded threshold share one of. */
+    BytesRef[] bandTerms() {
+        return SketchBands.terms(querySketch);
     }
 
     /** The estimated similarity of the document the values are positioned on, or -1 when it has no (well-formed) sketch. */

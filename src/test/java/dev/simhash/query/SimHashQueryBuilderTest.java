@@ -130,14 +130,21 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
             assertEquals(BooleanClause.Occur.FILTER, CompatClauses.occur(((BooleanQuery) query).clauses().get(1)));
             query = CompatClauses.query(((BooleanQuery) query).clauses().get(0));
         }
-        assertThat(query, instanceOf(SimHashQuery.class));
-        SimHashQuery q = (SimHashQuery) query;
         if (builder.field().equals(SKETCHED)) {
-            long expected = builder.hash() != null ? builder.hash() : SimHashV2.fingerprint(builder.text(), 1).getAsLong();
-            assertEquals(expected, q.hash());
             // a text with neither max_distance nor min_similarity (nor k) on a field with a sketch: the default threshold
             Double s = builder.minSimilarity() != null ? builder.minSimilarity()
                 : builder.text() != null && builder.maxDistance() == null ? (Double) MinHashSketch.DEFAULT_MIN_SIMILARITY : null;
+            if (s != null && s >= 0.75) {
+                // from 0.75 on, the candidates share a band of the sketch: the fingerprint plays no part
+                assertThat(query, instanceOf(SketchBandQuery.class));
+                assertEquals(s, ((SketchBandQuery) query).check().minSimilarity(), 0.0);
+                assertEquals("sk._minhash", ((SketchBandQuery) query).check().sketchField());
+                return;
+            }
+            assertThat(query, instanceOf(SimHashQuery.class));
+            SimHashQuery q = (SimHashQuery) query;
+            long expected = builder.hash() != null ? builder.hash() : SimHashV2.fingerprint(builder.text(), 1).getAsLong();
+            assertEquals(expected, q.hash());
             if (s != null) {
                 // the candidate radius of the threshold, verified by the sketch
                 assertEquals(CandidateRadius.radius(s), q.maxDistance());
@@ -149,6 +156,8 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
             }
             return;
         }
+        assertThat(query, instanceOf(SimHashQuery.class));
+        SimHashQuery q = (SimHashQuery) query;
         assertNull(q.check());
         long expected = builder.hash() != null ? builder.hash()
             : builder.textSpec().version() == FingerprintSpec.Version.V2 ? SimHashV2.fingerprint(builder.text(), 1).getAsLong()
@@ -348,9 +357,13 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
             + java.util.Base64.getEncoder().encodeToString(sketch) + "\"}}");
         assertNull(liked.minSimilarity());
         assertEquals(liked, parseQuery(org.elasticsearch.common.Strings.toString(liked)));
-        SimHashQuery q = (SimHashQuery) liked.toQuery(context);
+        SketchBandQuery q = (SketchBandQuery) liked.toQuery(context);
         assertEquals(d, q.check().minSimilarity(), 0.0);
-        assertEquals(CandidateRadius.radius(d), q.maxDistance());
+        // below 0.75 the candidates are the fingerprints within the threshold's radius
+        SimHashQuery low = (SimHashQuery) new SimHashQueryBuilder(SKETCHED).text("news story edited twice").minSimilarity(0.7)
+            .toQuery(context);
+        assertEquals(0.7, low.check().minSimilarity(), 0.0);
+        assertEquals(CandidateRadius.radius(0.7), low.maxDistance());
         SimHashQuery bare = (SimHashQuery) new SimHashQueryBuilder(SKETCHED).hash(1L).toQuery(context);
         assertNull(bare.check());
         assertEquals(6, bare.maxDistance());
@@ -365,7 +378,7 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
     }
 
     private static SketchCheck check(Query q) {
-        return ((SimHashQuery) q).check();
+        return q instanceof SketchBandQuery b ? b.check() : ((SimHashQuery) q).check();
     }
 
     /** On a field without a sketch (the processor's object form here) min_similarity is refused, saying why. */

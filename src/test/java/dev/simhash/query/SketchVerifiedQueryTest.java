@@ -7,6 +7,9 @@ import dev.simhash.core.SimHash;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.tests.analysis.CannedBinaryTokenStream;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedNumericDocValuesField;
 import org.apache.lucene.document.StringField;
@@ -25,21 +28,32 @@ import org.apache.lucene.tests.util.LuceneTestCase;
 import org.apache.lucene.util.BytesRef;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
 /**
- * The Lucene query with sketch verification ({@code min_similarity}) on random in-memory indices equals brute force:
- * candidates within the radius whose stored sketch reaches the threshold, scored by the estimated similarity; documents
- * without a sketch (none, or an empty value) never match.
+ * The Lucene queries with sketch verification ({@code min_similarity}) on random in-memory indices equal brute force:
+ * candidates within the radius ({@link SimHashQuery}) or sharing a band ({@link SketchBandQuery}) whose stored sketch
+ * reaches the threshold, scored by the estimated similarity; documents without a sketch (none, or an empty value) never
+ * match.
  */
 public class SketchVerifiedQueryTest extends LuceneTestCase {
 
     static final String FIELD = "fp";
     static final String SKETCHES = FIELD + "._minhash";
     static final BlockTermLayout BLOCKS = BlockTermLayout.packed(FIELD);
+    static final FieldType BAND_TERMS = new FieldType();
+
+    static {
+        BAND_TERMS.setIndexOptions(IndexOptions.DOCS);
+        BAND_TERMS.setOmitNorms(true);
+        BAND_TERMS.setTokenized(true);
+        BAND_TERMS.freeze();
+    }
 
     /** A document's fingerprint and sketch (null: none; empty: an empty value). */
     record Doc(long hash, byte[] sketch) {}
@@ -54,6 +68,14 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
         d.add(new SortedNumericDocValuesField(FIELD, doc.hash()));
         if (doc.sketch() != null) {
             d.add(new BinaryDocValuesField(SKETCHES, new BytesRef(doc.sketch())));
+            // the band terms as the field type indexes them: [band, byte 2 band, byte 2 band + 1]; none for an empty value,
+            // but the field is indexed in every document with a sketch value (Lucene keeps one schema per field)
+            List<BytesRef> terms = new ArrayList<>();
+            for (int band = 0; doc.sketch().length == MinHashSketch.BYTES && band < 32; band++) {
+                terms.add(new BytesRef(new byte[] { (byte) band, doc.sketch()[2 * band], doc.sketch()[2 * band + 1] }));
+            }
+            d.add(new Field(SKETCHES, new CannedBinaryTokenStream(terms.stream().map(t -> new CannedBinaryTokenStream.BinaryToken(t))
+                .toArray(CannedBinaryTokenStream.BinaryToken[]::new)), BAND_TERMS));
         }
         w.addDocument(d);
     }
@@ -103,6 +125,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
                         double s = q == 0 ? 1.0 : 0.05 + 0.9 * r.nextDouble();
                         int radius = r.nextInt(20);
                         check(searcher, live, query, querySketch, s, radius, !deletions && q < 2);
+                        check(searcher, live, querySketch, s, !deletions && q < 2);
                     }
                 }
             }
@@ -112,7 +135,27 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
     private static void check(IndexSearcher searcher, Map<Integer, Doc> live, long query, byte[] querySketch, double s, int radius,
                               boolean queryUtils) throws IOException {
         SketchCheck check = new SketchCheck(SKETCHES, MinHashSketch.V1, querySketch, s);
-        SimHashQuery q = new SimHashQuery(FIELD, BLOCKS, query, radius, check);
+        check(searcher, new SimHashQuery(FIELD, BLOCKS, query, radius, check), live,
+            doc -> SimHash.distance(doc.hash(), query) <= radius, querySketch, s, queryUtils);
+    }
+
+    /** The band query against brute force: a candidate holds the query sketch's two bytes at some even offset. */
+    private static void check(IndexSearcher searcher, Map<Integer, Doc> live, byte[] querySketch, double s, boolean queryUtils)
+        throws IOException {
+        SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, querySketch, s));
+        check(searcher, q, live, doc -> {
+            for (int i = 0; i < MinHashSketch.BYTES; i += 2) {
+                if (doc.sketch()[i] == querySketch[i] && doc.sketch()[i + 1] == querySketch[i + 1]) {
+                    return true;
+                }
+            }
+            return false;
+        }, querySketch, s, queryUtils);
+    }
+
+    private static void check(IndexSearcher searcher, org.apache.lucene.search.Query q, Map<Integer, Doc> live,
+                              java.util.function.Predicate<Doc> candidate, byte[] querySketch, double s, boolean queryUtils)
+        throws IOException {
         TopDocs top = searcher.search(q, Math.max(1, searcher.getIndexReader().maxDoc()));
         Map<Integer, Double> actual = new TreeMap<>();
         float last = Float.MAX_VALUE;
@@ -129,7 +172,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
         }
         Map<Integer, Double> expected = new TreeMap<>();
         live.forEach((id, doc) -> {
-            if (SimHash.distance(doc.hash(), query) > radius || doc.sketch() == null || doc.sketch().length != MinHashSketch.BYTES) {
+            if (doc.sketch() == null || doc.sketch().length != MinHashSketch.BYTES || !candidate.test(doc)) {
                 return;
             }
             double similarity = MinHashSketch.V1.similarity(doc.sketch(), querySketch);
@@ -137,7 +180,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
                 expected.put(id, (double) (float) similarity);
             }
         });
-        assertEquals("s=" + s + " r=" + radius, expected, actual);
+        assertEquals(q + " s=" + s, expected, actual);
         if (queryUtils) {
             QueryUtils.check(random(), q, searcher);
         }
@@ -168,6 +211,48 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
                     }
                     if (id == 3) {
                         assertTrue(e.getDescription(), e.getDescription().contains("< min_similarity [0.5]"));
+                    }
+                    ids = MultiDocValues.getNumericValues(reader, "id");
+                }
+            }
+        }
+    }
+
+    /**
+     * The band rule's limit, explicitly: a sketch that differs from the query's in one bit of every band (similarity
+     * 0.875) is no candidate of the band query, while one equal in a single band and close enough elsewhere is.
+     */
+    public void testTheBandQueryFindsOnlySketchesThatShareABand() throws IOException {
+        byte[] sketch = new byte[MinHashSketch.BYTES];
+        random().nextBytes(sketch);
+        byte[] everyBandDiffers = sketch.clone();
+        for (int band = 0; band < 32; band++) {
+            everyBandDiffers[2 * band] ^= (byte) (1 << random().nextInt(8));
+        }
+        byte[] oneBandKept = everyBandDiffers.clone();
+        int kept = random().nextInt(32);
+        oneBandKept[2 * kept] = sketch[2 * kept];
+        try (Directory dir = newDirectory(); RandomIndexWriter w = new RandomIndexWriter(random(), dir)) {
+            add(w, 0, new Doc(1L, everyBandDiffers));
+            add(w, 1, new Doc(2L, oneBandKept));
+            add(w, 2, new Doc(3L, null));
+            try (IndexReader reader = w.getReader()) {
+                IndexSearcher searcher = newSearcher(reader);
+                SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.5));
+                TopDocs top = searcher.search(q, 10);
+                assertEquals(1, top.scoreDocs.length);
+                assertEquals((float) (1 - 2 * 31.0 / 512), top.scoreDocs[0].score, 1e-6f); // 31 bins differ
+                NumericDocValues ids = MultiDocValues.getNumericValues(reader, "id");
+                for (int doc = 0; doc < reader.maxDoc(); doc++) {
+                    assertTrue(ids.advanceExact(doc));
+                    long id = ids.longValue();
+                    Explanation e = searcher.explain(q, doc);
+                    assertEquals(id == 1, e.isMatch());
+                    if (id == 0) {
+                        assertTrue(e.getDescription(), e.getDescription().contains("shares none of the query sketch's 32 bands"));
+                    }
+                    if (id == 2) {
+                        assertTrue(e.getDescription(), e.getDescription().contains("no similarity sketch"));
                     }
                     ids = MultiDocValues.getNumericValues(reader, "id");
                 }
