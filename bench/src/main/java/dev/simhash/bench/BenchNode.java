@@ -81,9 +81,16 @@ public final class BenchNode implements AutoCloseable {
         return perform(r);
     }
 
-    /** Like {@link #call} but throws unless the answer is 2xx. */
     /** Per-field bytes from the analyze-disk-usage API, for fields whose name starts with the prefix. */
     public Map<String, Long> diskUsage(String index, String prefix) {
+        return diskUsage(index, prefix, false);
+    }
+
+    /**
+     * As {@link #diskUsage(String, String)}; with {@code parts}, each field's inverted index and doc values apart too
+     * ({@code name[inverted_index]}, {@code name[doc_values]}), so the entries no longer add up to the total.
+     */
+    public Map<String, Long> diskUsage(String index, String prefix, boolean parts) {
         Map<String, Object> du = ok("POST", "/" + index + "/_disk_usage?run_expensive_tasks=true", null).json();
         Map<String, Object> fields = at(du, index + ".fields");
         Map<String, Long> out = new LinkedHashMap<>();
@@ -91,12 +98,17 @@ public final class BenchNode implements AutoCloseable {
             fields.forEach((name, v) -> {
                 if (name.startsWith(prefix)) {
                     out.put(name, ((Number) at(v, "total_in_bytes")).longValue());
+                    if (parts) {
+                        out.put(name + "[inverted_index]", ((Number) at(v, "inverted_index.total_in_bytes")).longValue());
+                        out.put(name + "[doc_values]", ((Number) at(v, "doc_values_in_bytes")).longValue());
+                    }
                 }
             });
         }
         return out;
     }
 
+    /** Like {@link #call} but throws unless the answer is 2xx. */
     public Answer ok(String method, String path, String body) {
         Answer a = call(method, path, body);
         if (!a.ok()) {

@@ -34,6 +34,11 @@ class VerifiedBenchTest {
         assertFalse(verified.containsKey("max_distance"));
         assertFalse(verified.containsKey("min_similarity"));
 
+        Map<String, Object> radius = BenchNode.at(query(VerifiedBench.Method.VERIFIED_RADIUS), "simhash");
+        assertEquals(Map.of("index", "idx", "id", "42"), radius.get("like"));
+        assertEquals(0.7, radius.get("min_similarity"));
+        assertFalse(radius.containsKey("max_distance"));
+
         assertEquals((Integer) 6, BenchNode.<Integer>at(query(VerifiedBench.Method.PLAIN), "simhash.max_distance"));
         assertEquals((Integer) CandidateRadius.radius(0.8), BenchNode.<Integer>at(query(VerifiedBench.Method.CANDIDATES), "simhash.max_distance"));
 
