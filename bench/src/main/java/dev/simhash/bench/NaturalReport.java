@@ -236,7 +236,9 @@ final class NaturalReport {
             A pair is reported iff the Hamming distance of its simhash-v2 fingerprints is <= `CandidateRadius.radius(s, w)` (w: the
             variant's shingle size, 2 for the length-adaptive variant; rows marked `r(s,2)`: the corrected model, w = 2 whatever the
             sketch's shingle size) and its minhash sketches (`MinHashSketch(w, bins, bits)`, the
-            production class) estimate a Jaccard similarity >= s. P (grey counted wrong), P w/o grey, R and F1 are against the same truth
+            production class) estimate a Jaccard similarity >= s; rows `bands from 0.75` (the rule as released): from s = 0.75 on, a
+            pair is a candidate iff its two sketches hold the same 16 bits in one of their 32 bands, at any Hamming distance
+            (`SketchBands`). P (grey counted wrong), P w/o grey, R and F1 are against the same truth
             as above (near: J >= 0.8 of the truth's shingles). Variants: `wN Bxb` = N-token shingles of simhash-v2 tokens, B bins of b bits
             (all 64 bytes); `wN exact J` = no sketch, the exact Jaccard of the same shingle sets (what a perfect estimator would
             report: the gap to it is the sketch's noise, the gap from it to the truth is the shingling's); `w2/5@N` = texts of fewer than N (default %d) tokens shingled by 2, others by 5 (one sketch per text, so a pair across
@@ -253,8 +255,8 @@ final class NaturalReport {
             .append(" --- | --- |\n");
         for (int v = 0; v < first.size(); v++) {
             Verified.Scores s0 = first.get(v);
-            sb.append("| ").append(s0.variant().released() && !s0.v2Radius() ? "**" + s0.label() + "** (released)" : s0.label()).append(" | ")
-                .append(s0.variant().exact() ? "exact" : String.valueOf(s0.variant().bytes())).append(" | ").append(s0.radius()[d]).append(" |");
+            sb.append("| ").append(s0.variant().released() && s0.bands() ? "**" + s0.label() + "** (released)" : s0.label()).append(" | ")
+                .append(s0.variant().exact() ? "exact" : String.valueOf(s0.variant().bytes())).append(" | ").append(s0.rule(d)).append(" |");
             for (NaturalQuality.CorpusResult r : results) {
                 Verified.Scores s = r.verified().scores().get(v);
                 sb.append(' ').append(f3(s.precision(d))).append(" / ").append(f3(s.precisionNoGrey(d))).append(" / ").append(f3(s.recall(d)))

@@ -3,6 +3,7 @@ package dev.simhash.bench;
 import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHashV2;
+import dev.simhash.core.SketchBands;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,7 +15,9 @@ import java.util.OptionalLong;
  * The verified near-duplicate mode on a natural corpus: a pair is reported iff its simhash-v2 fingerprints
  * are within {@link CandidateRadius#radius(double, int)} of the threshold s and the minhash sketches of
  * the two texts estimate a Jaccard similarity >= s. Scores several sketch variants (shingle size, bins,
- * bits per bin) across thresholds, and the candidate stage alone against the truth's Jaccard.
+ * bits per bin) across thresholds, and the candidate stage alone against the truth's Jaccard. The released sketch is
+ * also scored with the rule as shipped: from {@link SketchBands#FROM} on, the candidates are the pairs whose sketches
+ * share a band ({@link SketchBands#shareBand}), at any distance.
  */
 final class Verified {
 
@@ -95,10 +98,16 @@ final class Verified {
     record Tally(long[] reported, long[] near, long[] grey) {}
 
     /** One variant's scores on one corpus, per threshold. */
-    record Scores(Variant variant, boolean v2Radius, int[] radius, Tally tally, long nearPairs) {
-        /** The row's name: the variant, and "r(s,2)" when the candidate radius is the corrected model's. */
+    record Scores(Variant variant, boolean v2Radius, int[] radius, Tally tally, long nearPairs, boolean bands) {
+        /** The row's name: the variant, "r(s,2)" when the candidate radius is the corrected model's, "bands" for the shipped rule. */
         String label() {
-            return v2Radius && variant.radiusShingle() != 2 ? variant.name() + ", r(s,2)" : variant.name();
+            String name = v2Radius && variant.radiusShingle() != 2 ? variant.name() + ", r(s,2)" : variant.name();
+            return bands ? name + ", bands from " + SketchBands.FROM : name;
+        }
+
+        /** The candidate rule at threshold index t, as the report's column shows it. */
+        String rule(int t) {
+            return bands && SketchBands.covers(THRESHOLDS[t]) ? "bands" : String.valueOf(radius[t]);
         }
 
         double precision(int t) {
@@ -223,13 +232,22 @@ final class Verified {
      * and its equal bins >= minEqual[t]; near if its Jaccard >= {@link Truth#NEAR}, grey if >= {@link Truth#MIN_STORED}.
      */
     static Tally tally(int[] distance, int[] equal, double[] jaccard, int[] radius, int[] minEqual) {
+        return tally(distance, equal, jaccard, radius, minEqual, null);
+    }
+
+    /**
+     * As above; with {@code sharesBand} (per pair), thresholds from {@link SketchBands#FROM} take the pairs whose sketches
+     * share a band as candidates instead of those within the radius.
+     */
+    static Tally tally(int[] distance, int[] equal, double[] jaccard, int[] radius, int[] minEqual, boolean[] sharesBand) {
         int n = radius.length;
         long[] reported = new long[n];
         long[] near = new long[n];
         long[] grey = new long[n];
         for (int p = 0; p < distance.length; p++) {
             for (int t = 0; t < n; t++) {
-                if (distance[p] <= radius[t] && equal[p] >= minEqual[t]) {
+                boolean candidate = sharesBand != null && SketchBands.covers(THRESHOLDS[t]) ? sharesBand[p] : distance[p] <= radius[t];
+                if (candidate && equal[p] >= minEqual[t]) {
                     reported[t]++;
                     if (jaccard[p] >= Truth.NEAR) {
                         near[t]++;
@@ -388,6 +406,7 @@ final class Verified {
         int[] equal = new int[count];
         for (Variant v : variants) {
             int[] minEqual = new int[THRESHOLDS.length];
+            byte[][] bytes = null; // the released variant's sketches, for the band rule
             if (v.exact()) {
                 long[][] sets = new long[n][];
                 for (int i = 0; i < n; i++) {
@@ -404,9 +423,14 @@ final class Verified {
             } else {
                 MinHashSketch sk = new MinHashSketch(Math.max(1, v.shingleSize()), v.bins(), v.bits());
                 long[][] packed = new long[n][];
+                bytes = v.released() ? new byte[n][] : null;
                 for (int i = 0; i < n; i++) {
                     if (has[i]) {
-                        packed[i] = pack(sk.sketchOfShingles(shingles(v, tokens.get(i))));
+                        byte[] b = sk.sketchOfShingles(shingles(v, tokens.get(i)));
+                        packed[i] = pack(b);
+                        if (bytes != null) {
+                            bytes[i] = b;
+                        }
                     }
                 }
                 for (int p = 0; p < count; p++) {
@@ -422,11 +446,12 @@ final class Verified {
                 for (int t = 0; t < THRESHOLDS.length; t++) {
                     radius[t] = CandidateRadius.radius(THRESHOLDS[t], v2Radius ? 2 : v.radiusShingle());
                 }
-                Scores s = new Scores(v, v2Radius, radius, tally(dist, equal, jac, radius, minEqual), truth.nearPairs);
+                Scores s = new Scores(v, v2Radius, radius, tally(dist, equal, jac, radius, minEqual), truth.nearPairs, false);
                 scores.add(s);
-                int d = defaultIndex();
-                log.info(String.format(Locale.ROOT, "  %-22s %2d B s=%.2f r=%2d P %.3f (w/o grey %.3f) R %.3f F1 %.3f", s.label(), v.bytes(),
-                    THRESHOLDS[d], radius[d], s.precision(d), s.precisionNoGrey(d), s.recall(d), s.f1(d)));
+                log(log, s);
+            }
+            if (bytes != null) {
+                scores.add(banded(v, bytes, idx, m, h, pairs, dist, jac, equal, minEqual, truth, log));
             }
         }
         long[] within = new long[MAX_D + 1];
@@ -437,6 +462,57 @@ final class Verified {
             within[r] += within[r - 1];
         }
         return new Result(scores, stage, plain, within, (System.nanoTime() - start) / 1e9);
+    }
+
+    private static void log(Log log, Scores s) {
+        int d = defaultIndex();
+        log.info(String.format(Locale.ROOT, "  %-34s %2d B s=%.2f r=%5s P %.3f (w/o grey %.3f) R %.3f F1 %.3f", s.label(), s.variant().bytes(),
+            THRESHOLDS[d], s.rule(d), s.precision(d), s.precisionNoGrey(d), s.recall(d), s.f1(d)));
+    }
+
+    /**
+     * The released sketch with the rule as shipped: the pairs within {@link #MAX_D} bits, plus every farther pair whose
+     * sketches share a band; from {@link SketchBands#FROM} on a pair is a candidate iff its sketches share a band, below
+     * iff it is within the radius.
+     */
+    private static Scores banded(Variant v, byte[][] sketches, int[] idx, int m, long[] h, long[] pairs, int[] dist, double[] jac,
+                                 int[] equal, int[] minEqual, Truth truth, Log log) {
+        int count = pairs.length;
+        int[] d = Arrays.copyOf(dist, count);
+        double[] j = Arrays.copyOf(jac, count);
+        int[] e = Arrays.copyOf(equal, count);
+        boolean[] share = new boolean[count];
+        for (int p = 0; p < count; p++) {
+            share[p] = SketchBands.shareBand(sketches[(int) (pairs[p] >>> 20)], 0, sketches[(int) (pairs[p] & 0xFFFFF)], 0);
+        }
+        int total = count;
+        for (int x = 0; x < m; x++) {
+            byte[] a = sketches[idx[x]];
+            for (int y = x + 1; y < m; y++) {
+                int dd = Long.bitCount(h[idx[x]] ^ h[idx[y]]);
+                if (dd > MAX_D && SketchBands.shareBand(a, 0, sketches[idx[y]], 0)) {
+                    if (total == d.length) {
+                        d = Arrays.copyOf(d, total * 2);
+                        j = Arrays.copyOf(j, total * 2);
+                        e = Arrays.copyOf(e, total * 2);
+                        share = Arrays.copyOf(share, total * 2);
+                    }
+                    d[total] = dd;
+                    j[total] = truthJaccard(truth.pairs, idx[x], idx[y]);
+                    e[total] = MinHashSketch.V1.equalBins(a, 0, sketches[idx[y]], 0);
+                    share[total++] = true;
+                }
+            }
+        }
+        log.info(String.format(Locale.ROOT, "  verified: %,d more pairs beyond %d bits share a sketch band", total - count, MAX_D));
+        int[] radius = new int[THRESHOLDS.length];
+        for (int t = 0; t < THRESHOLDS.length; t++) {
+            radius[t] = CandidateRadius.radius(THRESHOLDS[t], v.radiusShingle());
+        }
+        Scores s = new Scores(v, false, radius, tally(Arrays.copyOf(d, total), Arrays.copyOf(e, total), Arrays.copyOf(j, total), radius,
+            minEqual, Arrays.copyOf(share, total)), truth.nearPairs, true);
+        log(log, s);
+        return s;
     }
 
     /** Index of {@link #DEFAULT_THRESHOLD} in {@link #THRESHOLDS}. */

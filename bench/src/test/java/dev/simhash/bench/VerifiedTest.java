@@ -8,6 +8,7 @@ import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class VerifiedTest {
 
@@ -84,13 +85,38 @@ class VerifiedTest {
         assertArrayEquals(new long[] { 2, 1 }, t.near());
         // t1: pairs 0 (near), 2 (grey), 5 (grey) within 4 bits with >= 100 bins
         assertArrayEquals(new long[] { 0, 2 }, t.grey());
-        Verified.Scores s = new Verified.Scores(Verified.Variant.of(5, 512, 1), false, new int[] { 10, 4 }, t, 4);
+        Verified.Scores s = new Verified.Scores(Verified.Variant.of(5, 512, 1), false, new int[] { 10, 4 }, t, 4, false);
         assertEquals(2 / 3.0, s.precision(0), 1e-12);
         assertEquals(2 / 3.0, s.precisionNoGrey(0), 1e-12); // no grey pair at t0: the J < 0.5 pair stays wrong
         assertEquals(0.5, s.recall(0), 1e-12);
         assertEquals(1 / 3.0, s.precision(1), 1e-12);
         assertEquals(1.0, s.precisionNoGrey(1), 1e-12);
         assertEquals(2 * (1 / 3.0) * 0.25 / (1 / 3.0 + 0.25), s.f1(1), 1e-12);
+    }
+
+    /** The rule as released: from 0.75 on a pair is a candidate iff its sketches share a band, at any distance. */
+    @Test
+    void fromThreeQuartersTheBandsAndNotTheRadiusMakeACandidate() {
+        int n = Verified.THRESHOLDS.length;
+        int[] radius = new int[n];
+        java.util.Arrays.fill(radius, 16);
+        int[] minEqual = new int[n]; // every pair's sketch passes
+        // pair 0: 20 bits apart, shares a band; pair 1: 3 bits apart, shares none
+        int[] distance = { 20, 3 };
+        int[] equal = { 500, 500 };
+        double[] jac = { 0.9, 0.9 };
+        Verified.Tally t = Verified.tally(distance, equal, jac, radius, minEqual, new boolean[] { true, false });
+        for (int i = 0; i < n; i++) {
+            boolean bands = Verified.THRESHOLDS[i] >= 0.75;
+            assertEquals(1, t.reported()[i], "one pair either way at " + Verified.THRESHOLDS[i]);
+            // which one: the far pair sharing a band from 0.75, the near pair without one below
+            Verified.Tally only0 = Verified.tally(new int[] { 20 }, new int[] { 500 }, new double[] { 0.9 }, radius, minEqual, new boolean[] { true });
+            assertEquals(bands ? 1 : 0, only0.reported()[i]);
+        }
+        Verified.Scores s = new Verified.Scores(Verified.released().get(0), false, radius, t, 2, true);
+        assertEquals("bands", s.rule(Verified.defaultIndex()));
+        assertEquals("16", s.rule(0));
+        assertTrue(s.label().endsWith(", bands from 0.75"), s.label());
     }
 
     @Test
