@@ -226,7 +226,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
 
     /**
      * Matches only documents whose stored sketch has an estimated similarity of at least {@code s} (0 < s <= 1) with the
-     * query's; the candidates are those within {@link CandidateRadius#radius(double)}, the score the similarity.
+     * query's; the candidates are those sharing a sketch band from {@link SketchBands#FROM} on, else those within
+     * {@link CandidateRadius#radius(double)}; the score is the similarity.
      */
     public SimHashQueryBuilder minSimilarity(Double s) {
         if (s != null && !(s > 0 && s <= 1)) {
