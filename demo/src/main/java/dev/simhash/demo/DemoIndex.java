@@ -1,6 +1,5 @@
 package dev.simhash.demo;
 
-import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.it.support.Rest;
@@ -27,8 +26,6 @@ public final class DemoIndex {
      * {@code min_similarity}, so on a field with a similarity sketch the query applies this default (the demo only prints it).
      */
     public static final double MIN_SIMILARITY = MinHashSketch.DEFAULT_MIN_SIMILARITY;
-    /** The Hamming radius within which the query looks for candidates at {@link #MIN_SIMILARITY} (13 bits at 0.8). */
-    public static final int CANDIDATE_RADIUS = CandidateRadius.radius(MIN_SIMILARITY);
     /** The {@code simhash} multi-field under the text, and the query's {@code field}. */
     public static final String FINGERPRINT = "body.simhash";
     private static final int MAX_HITS = 100;

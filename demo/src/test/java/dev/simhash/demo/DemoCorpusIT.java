@@ -101,7 +101,7 @@ class DemoCorpusIT {
      * The demo's default {@code like} query finds every planted pair that shares at least 0.8 of its shingles (exact, from
      * the texts) and nothing outside a planted group; pairs below 0.8 are reported, not asserted. A pair at or above 0.8
      * may be missed only when the node's own estimate for it is below the threshold by no more than the estimate's noise
-     * (3 standard deviations): a miss for any other reason (candidate radius, verification) fails.
+     * (3 standard deviations): a miss for any other reason (no shared sketch band, verification) fails.
      */
     @Test
     void plantedPairsSharingEightyPercentOfShinglesAreFoundAndNothingUnrelated() {
