@@ -89,4 +89,41 @@ public class SimHashFieldMapperTests extends SimHashMapperTestCase {
                 .field(FingerprintSpec.WEIGHTS_DIGEST, "fedcba9876543210fedcba9876543210"))));
         checker.registerConflictCheck(SimHashFieldMapper.SKETCH, b -> b.field(SimHashFieldMapper.SKETCH, SimHashFieldMapper.NO_SKETCH));
     }
+
+    /**
+     * The sketch's Lucene field holds the sketch as a binary doc value and, as terms, its 32 bands: band j is the 3 bytes
+     * [j, byte 2j, byte 2j+1] of that same sketch (docs/spec/minhash-v1.md, "Candidates"); a field without a sketch has
+     * neither.
+     */
+    public void testTheSketchFieldIndexesTheBandsOfTheStoredSketch() throws IOException {
+        org.elasticsearch.index.mapper.ParsedDocument doc = createDocumentMapper(fieldMapping(this::minimalMapping))
+            .parse(source(b -> b.field("field", getSampleValueForDocument())));
+        byte[] sketch = null;
+        List<org.apache.lucene.util.BytesRef> terms = new java.util.ArrayList<>();
+        for (org.apache.lucene.index.IndexableField f : doc.rootDoc().getFields("field._minhash")) {
+            if (f.fieldType().docValuesType() == org.apache.lucene.index.DocValuesType.BINARY) {
+                sketch = org.apache.lucene.util.BytesRef.deepCopyOf(f.binaryValue()).bytes;
+            } else {
+                assertEquals(org.apache.lucene.index.IndexOptions.DOCS, f.fieldType().indexOptions());
+                try (org.apache.lucene.analysis.TokenStream ts = f.tokenStream(null, null)) {
+                    org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute term =
+                        ts.addAttribute(org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute.class);
+                    ts.reset();
+                    while (ts.incrementToken()) {
+                        terms.add(org.apache.lucene.util.BytesRef.deepCopyOf(term.getBytesRef()));
+                    }
+                    ts.end();
+                }
+            }
+        }
+        assertNotNull("a sketch doc value", sketch);
+        assertEquals(MinHashSketch.BYTES, sketch.length);
+        assertEquals(32, terms.size());
+        for (int j = 0; j < 32; j++) {
+            assertEquals(new org.apache.lucene.util.BytesRef(new byte[] { (byte) j, sketch[2 * j], sketch[2 * j + 1] }), terms.get(j));
+        }
+        org.elasticsearch.index.mapper.ParsedDocument none = createDocumentMapper(fieldMapping(b -> b.field("type",
+            SimHashFieldMapper.CONTENT_TYPE).field("sketch", "none"))).parse(source(b -> b.field("field", getSampleValueForDocument())));
+        assertEquals(List.of(), none.rootDoc().getFields("field._minhash"));
+    }
 }
