@@ -1,6 +1,5 @@
 package dev.simhash.query;
 
-import dev.simhash.compat.lucene.CompatScorer;
 import dev.simhash.compat.lucene.CompatWeight;
 import dev.simhash.core.BlockProbes;
 import dev.simhash.core.BlockTermLayout;
@@ -21,7 +20,6 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.ScorerSupplier;
-import org.apache.lucene.search.TwoPhaseIterator;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.DocIdSetBuilder;
@@ -219,14 +217,10 @@ final class SimHashQuery extends Query {
     }
 
     /** Iterates candidates and verifies each against the full hash (and the sketch); scores by distance (or similarity). */
-    private final class SimHashScorer extends CompatScorer {
-        private final DocIdSetIterator approximation;
+    private final class SimHashScorer extends VerifyingScorer {
         private final SortedNumericDocValues values;
         private final BinaryDocValues sketches;
         private final boolean scan;
-        private final float boost;
-        private final TwoPhaseIterator twoPhase;
-        private final DocIdSetIterator iterator;
         private final LeafReader reader;
         private int lastDoc = -1;
         private int lastDistance;
@@ -234,59 +228,30 @@ final class SimHashQuery extends Query {
 
         SimHashScorer(Weight weight, LeafReader reader, DocIdSetIterator approximation, SortedNumericDocValues values,
                       BinaryDocValues sketches, boolean scan, float boost) {
-            super(weight);
+            // one doc-values read and up to a few popcounts; a sketch adds a 64-byte read and its popcounts
+            super(weight, approximation, boost, check == null ? 8 : 24);
             this.reader = reader;
-            this.approximation = approximation;
             this.values = values;
             this.sketches = sketches;
             this.scan = scan;
-            this.boost = boost;
-            this.twoPhase = new TwoPhaseIterator(approximation) {
-                @Override
-                public boolean matches() throws IOException {
-                    // when scanning, the approximation is the doc values iterator itself, positioned on the doc
-                    if (!SimHashScorer.this.scan && !values.advanceExact(approximation.docID())) {
-                        return false;
-                    }
-                    lastDistance = distance(values);
-                    lastDoc = approximation.docID();
-                    if (lastDistance > maxDistance) {
-                        return false;
-                    }
-                    if (check == null) {
-                        return true;
-                    }
-                    lastSimilarity = check.similarity(sketches, lastDoc);
-                    return check.passes(lastSimilarity);
-                }
-
-                @Override
-                public float matchCost() {
-                    // one doc-values read and up to a few popcounts; a sketch adds a 64-byte read and its popcounts
-                    return check == null ? 8 : 24;
-                }
-            };
-            this.iterator = TwoPhaseIterator.asDocIdSetIterator(twoPhase);
         }
 
         @Override
-        public int docID() {
-            return approximation.docID();
-        }
-
-        @Override
-        public DocIdSetIterator iterator() {
-            return iterator;
-        }
-
-        @Override
-        public TwoPhaseIterator twoPhaseIterator() {
-            return twoPhase;
-        }
-
-        @Override
-        public float getMaxScore(int upTo) {
-            return boost;
+        protected boolean verify(int doc) throws IOException {
+            // when scanning, the approximation is the doc values iterator itself, positioned on the doc
+            if (!scan && !values.advanceExact(doc)) {
+                return false;
+            }
+            lastDistance = distance(values);
+            lastDoc = doc;
+            if (lastDistance > maxDistance) {
+                return false;
+            }
+            if (check == null) {
+                return true;
+            }
+            lastSimilarity = check.similarity(sketches, lastDoc);
+            return check.passes(lastSimilarity);
         }
 
         @Override

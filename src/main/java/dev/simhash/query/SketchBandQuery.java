@@ -1,6 +1,5 @@
 package dev.simhash.query;
 
-import dev.simhash.compat.lucene.CompatScorer;
 import dev.simhash.compat.lucene.CompatWeight;
 import dev.simhash.core.SketchBands;
 
@@ -18,7 +17,6 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.ScorerSupplier;
-import org.apache.lucene.search.TwoPhaseIterator;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.DocIdSetBuilder;
 
@@ -108,54 +106,23 @@ final class SketchBandQuery extends Query {
     }
 
     /** Iterates the candidates and verifies each one's sketch; scores by the estimated similarity. */
-    private final class BandScorer extends CompatScorer {
-        private final DocIdSetIterator approximation;
-        private final TwoPhaseIterator twoPhase;
-        private final DocIdSetIterator iterator;
-        private final float boost;
+    private final class BandScorer extends VerifyingScorer {
+        private final BinaryDocValues sketches;
         private final LeafReader reader;
         private int lastDoc = -1;
         private double lastSimilarity;
 
         BandScorer(CompatWeight weight, LeafReader reader, DocIdSetIterator approximation, BinaryDocValues sketches, float boost) {
-            super(weight);
+            super(weight, approximation, boost, 16); // a 64-byte read and eight popcounts
             this.reader = reader;
-            this.approximation = approximation;
-            this.boost = boost;
-            this.twoPhase = new TwoPhaseIterator(approximation) {
-                @Override
-                public boolean matches() throws IOException {
-                    lastDoc = approximation.docID();
-                    lastSimilarity = check.similarity(sketches, lastDoc);
-                    return check.passes(lastSimilarity);
-                }
-
-                @Override
-                public float matchCost() {
-                    return 16; // a 64-byte read and eight popcounts
-                }
-            };
-            this.iterator = TwoPhaseIterator.asDocIdSetIterator(twoPhase);
+            this.sketches = sketches;
         }
 
         @Override
-        public int docID() {
-            return approximation.docID();
-        }
-
-        @Override
-        public DocIdSetIterator iterator() {
-            return iterator;
-        }
-
-        @Override
-        public TwoPhaseIterator twoPhaseIterator() {
-            return twoPhase;
-        }
-
-        @Override
-        public float getMaxScore(int upTo) {
-            return boost;
+        protected boolean verify(int doc) throws IOException {
+            lastDoc = doc;
+            lastSimilarity = check.similarity(sketches, doc);
+            return check.passes(lastSimilarity);
         }
 
         @Override
