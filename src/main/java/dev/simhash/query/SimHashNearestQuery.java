@@ -132,7 +132,8 @@ final class SimHashNearestQuery extends Query {
     @Override
     public boolean equals(Object other) {
         return sameClassAs(other) && hashField.equals(((SimHashNearestQuery) other).hashField)
-            && Objects.equals(blocks, ((SimHashNearestQuery) other).blocks) && Objects.equals(verified, ((SimHashNearestQuery) other).verified) && hash == ((SimHashNearestQuery) other).hash
+            && Objects.equals(blocks, ((SimHashNearestQuery) other).blocks)
+            && Objects.equals(verified, ((SimHashNearestQuery) other).verified) && hash == ((SimHashNearestQuery) other).hash
             && Objects.equals(filter, ((SimHashNearestQuery) other).filter)
             && Objects.equals(exclude, ((SimHashNearestQuery) other).exclude) && k == ((SimHashNearestQuery) other).k
             && maxRadius == ((SimHashNearestQuery) other).maxRadius && Objects.equals(check, ((SimHashNearestQuery) other).check);
