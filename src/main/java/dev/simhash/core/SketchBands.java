@@ -20,6 +20,8 @@ public final class SketchBands {
     public static final double FROM = 0.75;
 
     private static final int BAND_BYTES = BAND_BITS / 8;
+    /** A term: the band number, then the band's bytes. */
+    private static final int TERM_BYTES = 1 + BAND_BYTES;
 
     private SketchBands() {}
 
@@ -28,12 +30,17 @@ public final class SketchBands {
         return minSimilarity >= FROM;
     }
 
-    /** The band terms of a 64-byte sketch, band 0 first. */
+    /** The band terms of a 64-byte sketch, band 0 first (views of one array: a document's terms cost one allocation). */
     public static BytesRef[] terms(byte[] sketch) {
         check(sketch.length);
+        byte[] all = new byte[BANDS * TERM_BYTES];
         BytesRef[] terms = new BytesRef[BANDS];
         for (int j = 0; j < BANDS; j++) {
-            terms[j] = new BytesRef(new byte[] { (byte) j, sketch[BAND_BYTES * j], sketch[BAND_BYTES * j + 1] });
+            int at = TERM_BYTES * j;
+            all[at] = (byte) j;
+            all[at + 1] = sketch[BAND_BYTES * j];
+            all[at + 2] = sketch[BAND_BYTES * j + 1];
+            terms[j] = new BytesRef(all, at, TERM_BYTES);
         }
         return terms;
     }

@@ -34,9 +34,12 @@ import java.util.Objects;
 final class SketchBandQuery extends Query {
 
     private final SketchCheck check;
+    /** The query sketch's band terms, computed once: every segment seeks the same ones. */
+    private final BytesRef[] bands;
 
     SketchBandQuery(SketchCheck check) {
         this.check = Objects.requireNonNull(check);
+        this.bands = check.bandTerms();
     }
 
     SketchCheck check() {
@@ -53,7 +56,7 @@ final class SketchBandQuery extends Query {
         DocIdSetBuilder builder = new DocIdSetBuilder(reader.maxDoc());
         PostingsEnum postings = null;
         boolean any = false;
-        for (BytesRef band : check.bandTerms()) {
+        for (BytesRef band : bands) {
             if (te.seekExact(band)) {
                 postings = te.postings(postings, PostingsEnum.NONE);
                 builder.add(postings);
