@@ -13,7 +13,8 @@ import java.util.List;
  * Reads a document's fingerprint and its sketch in one value list for the {@code fields} option with the format
  * {@value SimHashFieldType#FINGERPRINT_AND_SKETCH_FORMAT}: the fingerprint as a signed long, then the sketch in base64 (a
  * document without a fingerprint has neither). Elasticsearch renders one format per field name in a hit, so this is how
- * the report reads both in one search instead of two.
+ * the report reads both in one search instead of two. (On a field without sketches the format reads the fingerprint alone,
+ * {@link SimHashFieldType#valueFetcher}.)
  */
 final class FingerprintAndSketchFetcher implements ValueFetcher {
 

@@ -39,7 +39,7 @@ public final class SimHashFieldType extends CompatFieldType {
 
     /**
      * The {@code fields} format that reads a document's fingerprint (as a signed long) and its sketch (base64) as one value
-     * list, so that one search reads both.
+     * list, so that one search reads both; on a field without sketches, the fingerprint alone.
      */
     public static final String FINGERPRINT_AND_SKETCH_FORMAT = "long+" + MinHashSketch.ALGORITHM;
 
@@ -140,6 +140,10 @@ public final class SimHashFieldType extends CompatFieldType {
 
     @Override
     public ValueFetcher valueFetcher(SearchExecutionContext context, String format) {
+        if (FINGERPRINT_AND_SKETCH_FORMAT.equals(format) && sketch == null) {
+            // the fingerprint alone: one format reads every index of a pattern, with or without sketches
+            return new DocValueFetcher(DocValueFormat.RAW, context.getForField(this, FielddataOperation.SEARCH));
+        }
         if (MinHashSketch.ALGORITHM.equals(format) || FINGERPRINT_AND_SKETCH_FORMAT.equals(format)) {
             if (sketch == null) {
                 throw new IllegalArgumentException("[format] [" + format + "]: field [" + name() + "] stores no similarity sketch (its ["

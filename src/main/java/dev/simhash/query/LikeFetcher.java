@@ -32,7 +32,11 @@ import java.util.Set;
 
 /**
  * Reads the fingerprint of the document a {@code simhash} query's {@code like} names, from a {@code simhash} field or
- * the processor's object: with an index, a realtime GET, whose {@code _source} gives it when the processor wrote it there
+ * the processor's object. When the query may verify with the similarity sketch, one search first reads the fingerprint
+ * and the sketch of a {@code simhash} field together (the {@code fields} format
+ * {@value SimHashFieldType#FINGERPRINT_AND_SKETCH_FORMAT}); when it finds no such value (the processor's object, a
+ * document not searchable yet or in several indices, no sketch where one is required), the steps below run and answer.
+ * Step by step: with an index, a realtime GET, whose {@code _source} gives it when the processor wrote it there
  * as a number; otherwise (source disabled or filtered, a hash sent as a string) from doc values, the way the query reads
  * every other document's fingerprint. Without an index: from doc values, through a search for the id in every index.
  * When the query verifies with the similarity sketch, the liked document's sketch is then read from the index it was
@@ -96,8 +100,34 @@ final class LikeFetcher {
         if (sketchNeed == SketchNeed.NONE) {
             fetchHash(client, listener);
         } else {
-            fetchHash(client, ActionListener.wrap(liked -> withSketch(client, liked, listener), listener::onFailure));
+            fetchTogether(client, listener);
         }
+    }
+
+    /**
+     * One search for the fingerprint and the sketch of a {@code simhash} field; any other outcome (including a failure)
+     * is left to {@link #fetchStepwise}, which tells the cases apart with their own messages.
+     */
+    private void fetchTogether(Client client, ActionListener<Liked> listener) {
+        String[] indices = like.index() == null ? new String[0] : new String[] { like.index() };
+        SearchRequest search = new SearchRequest(indices).routing(like.routing()).source(new SearchSourceBuilder()
+            .query(new IdsQueryBuilder().addIds(like.id())).size(2).fetchSource(false)
+            .fetchField(new FieldAndFormat(field, SimHashFieldType.FINGERPRINT_AND_SKETCH_FORMAT)));
+        client.search(search, ActionListener.wrap(response -> {
+            SearchHit[] hits = response.getHits().getHits();
+            DocumentField values = hits.length == 1 ? hits[0].field(field) : null;
+            List<Object> both = values == null ? List.of() : values.getValues();
+            byte[] sketch = both.size() == 2 && both.get(1) instanceof String b ? Base64.getDecoder().decode(b) : null;
+            if (both.isEmpty() || !(both.get(0) instanceof Number hash) || (sketch == null && sketchNeed == SketchNeed.REQUIRED)) {
+                fetchStepwise(client, listener);
+                return;
+            }
+            listener.onResponse(new Liked(hash.longValue(), hits[0].getIndex(), sketch));
+        }, e -> fetchStepwise(client, listener)));
+    }
+
+    private void fetchStepwise(Client client, ActionListener<Liked> listener) {
+        fetchHash(client, ActionListener.wrap(liked -> withSketch(client, liked, listener), listener::onFailure));
     }
 
     /** Reads the sketch of the liked document (found in {@code liked.index()}) when the field stores sketches there. */

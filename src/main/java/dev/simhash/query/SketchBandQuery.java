@@ -7,25 +7,29 @@ import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.DocIdSetBuilder;
 
 import java.io.IOException;
 import java.util.Objects;
 
 /**
  * A {@code min_similarity} query at a threshold the sketch bands cover ({@link SketchBands#covers}): per segment, the
- * candidates are the postings of the query sketch's {@value SketchBands#BANDS} band terms in the sketch field, and a
+ * candidates are the documents whose band terms in the sketch field match at least {@code required} of the query
+ * sketch's {@value SketchBands#BANDS} band terms ({@link SketchBands#required}: one below {@value SketchBands#TWO_FROM},
+ * two from there on), and a
  * candidate matches when its stored sketch's estimated similarity reaches the threshold ({@link SketchCheck}). Scored
  * boost * similarity. The fingerprint plays no part: at these thresholds the bands keep more of the pairs at the
  * threshold than the fingerprint's candidate radius, and a band term's postings are short (a 2^-16 share of unrelated
@@ -34,76 +38,77 @@ import java.util.Objects;
 final class SketchBandQuery extends Query {
 
     private final SketchCheck check;
-    /** The query sketch's band terms, computed once: every segment seeks the same ones. */
-    private final BytesRef[] bands;
+    /** How many of the query's band terms a candidate shares. */
+    private final int required;
+    /** The candidates: a disjunction of the query sketch's band terms with {@link #required} of them to match. */
+    private final BooleanQuery bands;
 
-    SketchBandQuery(SketchCheck check) {
+    /** {@code required}: how many band terms a candidate shares, {@link SketchBands#required} of the threshold. */
+    SketchBandQuery(SketchCheck check, int required) {
         this.check = Objects.requireNonNull(check);
-        this.bands = check.bandTerms();
+        if (required < 1 || required > SketchBands.BANDS) {
+            throw new IllegalArgumentException("a candidate shares 1 to " + SketchBands.BANDS + " bands, got [" + required + "]");
+        }
+        this.required = required;
+        BooleanQuery.Builder b = new BooleanQuery.Builder().setMinimumNumberShouldMatch(required);
+        for (BytesRef band : check.bandTerms()) {
+            b.add(new TermQuery(new Term(check.sketchField(), band)), BooleanClause.Occur.SHOULD);
+        }
+        this.bands = b.build();
     }
 
     SketchCheck check() {
         return check;
     }
 
-    /** The documents of one segment that share a band with the query's sketch, or null when none does. */
-    private DocIdSetIterator candidates(LeafReader reader) throws IOException {
-        Terms terms = reader.terms(check.sketchField());
-        if (terms == null) {
-            return null;
-        }
-        TermsEnum te = terms.iterator();
-        DocIdSetBuilder builder = new DocIdSetBuilder(reader.maxDoc());
-        PostingsEnum postings = null;
-        boolean any = false;
-        for (BytesRef band : bands) {
-            if (te.seekExact(band)) {
-                postings = te.postings(postings, PostingsEnum.NONE);
-                builder.add(postings);
-                any = true;
-            }
-        }
-        return any ? builder.build().iterator() : null;
+    int required() {
+        return required;
     }
 
     @Override
-    public CompatWeight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
+    public CompatWeight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) throws IOException {
+        // the band terms' own weight: Lucene's term disjunction with a minimum to match, positions and scores not needed
+        Weight candidates = bands.createWeight(searcher, ScoreMode.COMPLETE_NO_SCORES, 1f);
         return new CompatWeight(this) {
             @Override
             public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
                 LeafReader reader = context.reader();
                 BinaryDocValues sketches = reader.getBinaryDocValues(check.sketchField());
-                DocIdSetIterator candidates = sketches == null ? null : candidates(reader);
-                if (candidates == null || candidates.cost() == 0) {
+                Scorer shared = sketches == null ? null : candidates.scorer(context);
+                if (shared == null) {
                     return null;
                 }
-                return supplier(new BandScorer(this, reader, candidates, sketches, boost));
+                return supplier(new BandScorer(this, reader, shared.iterator(), sketches, boost));
             }
 
             @Override
             public Explanation explain(LeafReaderContext context, int doc) throws IOException {
                 BinaryDocValues sketches = context.reader().getBinaryDocValues(check.sketchField());
-                double s = check.similarity(sketches, doc);
-                if (s < 0) {
+                byte[] stored = check.storedSketch(sketches, doc);
+                if (stored == null) {
                     return Explanation.noMatch("no similarity sketch in [" + check.sketchField() + "]");
                 }
-                DocIdSetIterator candidates = candidates(context.reader());
-                if (candidates == null || candidates.advance(doc) != doc) {
-                    return Explanation.noMatch("the document's sketch shares none of the query sketch's " + SketchBands.BANDS
-                        + " bands of " + SketchBands.BAND_BITS + " bits (estimated similarity [" + s + "])");
+                double s = check.similarity(stored);
+                // the band terms are derived from the stored sketch (mapper), so counting on the sketches is what the postings give
+                int shared = check.sharedBands(stored);
+                if (shared < required) {
+                    return Explanation.noMatch("the document's sketch shares " + shared + " of the query sketch's " + SketchBands.BANDS
+                        + " bands of " + SketchBands.BAND_BITS + " bits, fewer than the " + required + " a candidate shares at min_similarity ["
+                        + check.minSimilarity() + "] (estimated similarity [" + s + "])");
                 }
                 if (!check.passes(s)) {
                     return Explanation.noMatch("estimated similarity [" + s + "] < min_similarity [" + check.minSimilarity() + "]");
                 }
-                return Explanation.match((float) (boost * s), "simhash: the sketches share a band and estimated similarity [" + s
-                    + "] >= min_similarity [" + check.minSimilarity() + "], computed as boost * similarity from:",
+                return Explanation.match((float) (boost * s), "simhash: the sketches share " + shared + " bands (at least " + required
+                    + ") and estimated similarity [" + s + "] >= min_similarity [" + check.minSimilarity() + "], computed as boost * "
+                    + "similarity from:",
                     Explanation.match(boost, "boost"),
                     Explanation.match((float) s, "estimated Jaccard similarity of the query's and the document's sketches"));
             }
 
             @Override
             public boolean isCacheable(LeafReaderContext ctx) {
-                return DocValues.isCacheable(ctx, check.sketchField());
+                return candidates.isCacheable(ctx) && DocValues.isCacheable(ctx, check.sketchField());
             }
         };
     }
@@ -148,16 +153,16 @@ final class SketchBandQuery extends Query {
 
     @Override
     public String toString(String field) {
-        return "simhash_bands(" + check.sketchField() + ", " + check + ")";
+        return "simhash_bands(" + check.sketchField() + ", " + check + ", shared>=" + required + ")";
     }
 
     @Override
     public boolean equals(Object other) {
-        return sameClassAs(other) && check.equals(((SketchBandQuery) other).check);
+        return sameClassAs(other) && check.equals(((SketchBandQuery) other).check) && required == ((SketchBandQuery) other).required;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), check);
+        return Objects.hash(classHash(), check, required);
     }
 }

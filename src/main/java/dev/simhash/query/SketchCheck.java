@@ -58,6 +58,25 @@ final class SketchCheck {
         return sketch.similarity(querySketch, 0, b.bytes, b.offset);
     }
 
+    /** A copy of a document's stored sketch, or null when it has none (for explanations, not the hot path). */
+    byte[] storedSketch(BinaryDocValues values, int doc) throws IOException {
+        if (values == null || !values.advanceExact(doc)) {
+            return null;
+        }
+        BytesRef b = values.binaryValue();
+        return b.length == querySketch.length ? BytesRef.deepCopyOf(b).bytes : null;
+    }
+
+    /** The estimated similarity of the query's sketch and a stored one from {@link #storedSketch}. */
+    double similarity(byte[] stored) {
+        return sketch.similarity(querySketch, 0, stored, 0);
+    }
+
+    /** How many bands of the query's sketch a stored one from {@link #storedSketch} shares ({@link SketchBands#sharedBands}). */
+    int sharedBands(byte[] stored) {
+        return SketchBands.sharedBands(querySketch, 0, stored, 0);
+    }
+
     /** Whether a similarity from {@link #similarity} passes the threshold (-1, no sketch, never does: the threshold is > 0). */
     boolean passes(double similarity) {
         return similarity >= minSimilarity;

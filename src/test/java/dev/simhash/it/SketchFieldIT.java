@@ -126,6 +126,29 @@ class SketchFieldIT {
         assertEquals(MinHashSketch.ALGORITHM, at(props, "all.sketch"));
     }
 
+    /**
+     * The format {@code long+minhash-v1} reads the fingerprint (as the {@code long} format gives it) followed by the sketch
+     * (as the {@code minhash-v1} format gives it); on a field without sketches, the fingerprint alone instead of a failure.
+     */
+    @Test
+    void theFingerprintAndSketchFormatReadsTheFingerprintAloneWhereNoSketchIsStored() {
+        Rest.Answer both = rest.ok("POST", "/" + INDEX + "/_search", """
+            {"query": {"ids": {"values": ["1"]}}, "_source": false,
+             "fields": [{"field": "plain", "format": "long+minhash-v1"}, {"field": "all", "format": "long+minhash-v1"}]}""");
+        Rest.Answer apart = rest.ok("POST", "/" + INDEX + "/_search", """
+            {"query": {"ids": {"values": ["1"]}}, "_source": false,
+             "fields": [{"field": "plain", "format": "long"}, {"field": "all", "format": "long"}]}""");
+        Rest.Answer sketch = rest.ok("POST", "/" + INDEX + "/_search", """
+            {"query": {"ids": {"values": ["1"]}}, "_source": false, "fields": [{"field": "all", "format": "minhash-v1"}]}""");
+        assertEquals(0, ((Number) both.at("_shards.failed")).intValue(), both.body());
+        List<Object> plain = both.at("hits.hits.0.fields.plain");
+        List<Object> all = both.at("hits.hits.0.fields.all");
+        assertEquals(apart.<List<Object>>at("hits.hits.0.fields.plain"), plain, "the fingerprint alone");
+        assertEquals(2, all.size(), all.toString());
+        assertEquals(apart.<List<Object>>at("hits.hits.0.fields.all").get(0), all.get(0));
+        assertEquals(sketch.<List<Object>>at("hits.hits.0.fields.all").get(0), all.get(1));
+    }
+
     /** As for any bad {@code fields} format, the shards that fetch hits fail with the reason (a 400 when every shard does). */
     @Test
     void askingForTheSketchOfAFieldWithoutOneFailsWithTheReason() {

@@ -135,9 +135,10 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
             Double s = builder.minSimilarity() != null ? builder.minSimilarity()
                 : builder.text() != null && builder.maxDistance() == null ? (Double) MinHashSketch.DEFAULT_MIN_SIMILARITY : null;
             if (s != null && s >= 0.75) {
-                // from 0.75 on, the candidates share a band of the sketch: the fingerprint plays no part
+                // from 0.75 on, the candidates share a band of the sketch, from 0.79 two: the fingerprint plays no part
                 assertThat(query, instanceOf(SketchBandQuery.class));
                 assertEquals(s, ((SketchBandQuery) query).check().minSimilarity(), 0.0);
+                assertEquals(s >= 0.79 ? 2 : 1, ((SketchBandQuery) query).required());
                 assertEquals("sk._minhash", ((SketchBandQuery) query).check().sketchField());
                 return;
             }

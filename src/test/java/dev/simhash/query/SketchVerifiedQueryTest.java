@@ -125,7 +125,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
                         double s = q == 0 ? 1.0 : 0.05 + 0.9 * r.nextDouble();
                         int radius = r.nextInt(20);
                         check(searcher, live, query, querySketch, s, radius, !deletions && q < 2);
-                        check(searcher, live, querySketch, s, !deletions && q < 2);
+                        check(searcher, live, querySketch, s, 1 + r.nextInt(3), !deletions && q < 2);
                     }
                 }
             }
@@ -139,17 +139,18 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             doc -> SimHash.distance(doc.hash(), query) <= radius, querySketch, s, queryUtils);
     }
 
-    /** The band query against brute force: a candidate holds the query sketch's two bytes at some even offset. */
-    private static void check(IndexSearcher searcher, Map<Integer, Doc> live, byte[] querySketch, double s, boolean queryUtils)
-        throws IOException {
-        SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, querySketch, s));
+    /** The band query against brute force: a candidate holds the query sketch's two bytes at {@code required} even offsets. */
+    private static void check(IndexSearcher searcher, Map<Integer, Doc> live, byte[] querySketch, double s, int required,
+                              boolean queryUtils) throws IOException {
+        SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, querySketch, s), required);
         check(searcher, q, live, doc -> {
+            int same = 0;
             for (int i = 0; i < MinHashSketch.BYTES; i += 2) {
                 if (doc.sketch()[i] == querySketch[i] && doc.sketch()[i + 1] == querySketch[i + 1]) {
-                    return true;
+                    same++;
                 }
             }
-            return false;
+            return same >= required;
         }, querySketch, s, queryUtils);
     }
 
@@ -238,7 +239,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 2, new Doc(3L, null));
             try (IndexReader reader = w.getReader()) {
                 IndexSearcher searcher = newSearcher(reader);
-                SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.5));
+                SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.5), 1);
                 TopDocs top = searcher.search(q, 10);
                 assertEquals(1, top.scoreDocs.length);
                 assertEquals((float) (1 - 2 * 31.0 / 512), top.scoreDocs[0].score, 1e-6f); // 31 bins differ
@@ -249,13 +250,58 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
                     Explanation e = searcher.explain(q, doc);
                     assertEquals(id == 1, e.isMatch());
                     if (id == 0) {
-                        assertTrue(e.getDescription(), e.getDescription().contains("shares none of the query sketch's 32 bands"));
+                        assertTrue(e.getDescription(), e.getDescription().contains("shares 0 of the query sketch's 32 bands"));
                     }
                     if (id == 2) {
                         assertTrue(e.getDescription(), e.getDescription().contains("no similarity sketch"));
                     }
                     ids = MultiDocValues.getNumericValues(reader, "id");
                 }
+            }
+        }
+    }
+
+    /**
+     * The two-band rule's limit: with two bands required, a sketch equal to the query's in one band only (the others each
+     * one bit off, similarity 0.879) is no candidate, and one equal in two bands is; the explanation names the count.
+     */
+    public void testWithTwoBandsRequiredOneSharedBandIsNotACandidate() throws IOException {
+        byte[] sketch = new byte[MinHashSketch.BYTES];
+        random().nextBytes(sketch);
+        byte[] oneBand = sketch.clone();
+        int kept = random().nextInt(32);
+        for (int band = 0; band < 32; band++) {
+            if (band != kept) {
+                oneBand[2 * band + 1] ^= (byte) (1 << random().nextInt(8));
+            }
+        }
+        byte[] twoBands = oneBand.clone();
+        int second = (kept + 1 + random().nextInt(31)) % 32;
+        twoBands[2 * second + 1] = sketch[2 * second + 1];
+        try (Directory dir = newDirectory(); RandomIndexWriter w = new RandomIndexWriter(random(), dir)) {
+            add(w, 0, new Doc(1L, oneBand));
+            add(w, 1, new Doc(2L, twoBands));
+            try (IndexReader reader = w.getReader()) {
+                IndexSearcher searcher = newSearcher(reader);
+                SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.8), 2);
+                TopDocs top = searcher.search(q, 10);
+                assertEquals(1, top.scoreDocs.length);
+                assertEquals((float) (1 - 2 * 30.0 / 512), top.scoreDocs[0].score, 1e-6f); // 30 bins differ
+                NumericDocValues ids = MultiDocValues.getNumericValues(reader, "id");
+                for (int doc = 0; doc < reader.maxDoc(); doc++) {
+                    assertTrue(ids.advanceExact(doc));
+                    long id = ids.longValue();
+                    Explanation e = searcher.explain(q, doc);
+                    assertEquals(id == 1, e.isMatch());
+                    if (id == 0) {
+                        assertTrue(e.getDescription(), e.getDescription().contains("shares 1 of the query sketch's 32 bands"));
+                        assertTrue(e.getDescription(), e.getDescription().contains("fewer than the 2"));
+                    }
+                    ids = MultiDocValues.getNumericValues(reader, "id");
+                }
+                // the same sketches with one band required: both are candidates and both pass 0.8
+                assertEquals(2, searcher.search(new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.8), 1), 10)
+                    .scoreDocs.length);
             }
         }
     }

@@ -17,7 +17,8 @@ import java.util.OptionalLong;
  * the two texts estimate a Jaccard similarity >= s. Scores several sketch variants (shingle size, bins,
  * bits per bin) across thresholds, and the candidate stage alone against the truth's Jaccard. The released sketch is
  * also scored with the rule as shipped: from {@link SketchBands#FROM} on, the candidates are the pairs whose sketches
- * share a band ({@link SketchBands#shareBand}), at any distance.
+ * share {@link SketchBands#required} bands ({@link SketchBands#sharedBands}; one, from {@link SketchBands#TWO_FROM} two),
+ * at any distance.
  */
 final class Verified {
 
@@ -102,12 +103,13 @@ final class Verified {
         /** The row's name: the variant, "r(s,2)" when the candidate radius is the corrected model's, "bands" for the shipped rule. */
         String label() {
             String name = v2Radius && variant.radiusShingle() != 2 ? variant.name() + ", r(s,2)" : variant.name();
-            return bands ? name + ", bands from " + SketchBands.FROM : name;
+            return bands ? name + ", bands from " + SketchBands.FROM + " (two from " + SketchBands.TWO_FROM + ")" : name;
         }
 
         /** The candidate rule at threshold index t, as the report's column shows it. */
         String rule(int t) {
-            return bands && SketchBands.covers(THRESHOLDS[t]) ? "bands" : String.valueOf(radius[t]);
+            return !bands || !SketchBands.covers(THRESHOLDS[t]) ? String.valueOf(radius[t])
+                : SketchBands.required(THRESHOLDS[t]) == 1 ? "1 band" : SketchBands.required(THRESHOLDS[t]) + " bands";
         }
 
         double precision(int t) {
@@ -236,17 +238,18 @@ final class Verified {
     }
 
     /**
-     * As above; with {@code sharesBand} (per pair), thresholds from {@link SketchBands#FROM} take the pairs whose sketches
-     * share a band as candidates instead of those within the radius.
+     * As above; with {@code sharedBands} (per pair), thresholds from {@link SketchBands#FROM} take the pairs whose sketches
+     * share {@link SketchBands#required} bands as candidates instead of those within the radius.
      */
-    static Tally tally(int[] distance, int[] equal, double[] jaccard, int[] radius, int[] minEqual, boolean[] sharesBand) {
+    static Tally tally(int[] distance, int[] equal, double[] jaccard, int[] radius, int[] minEqual, int[] sharedBands) {
         int n = radius.length;
         long[] reported = new long[n];
         long[] near = new long[n];
         long[] grey = new long[n];
         for (int p = 0; p < distance.length; p++) {
             for (int t = 0; t < n; t++) {
-                boolean candidate = sharesBand != null && SketchBands.covers(THRESHOLDS[t]) ? sharesBand[p] : distance[p] <= radius[t];
+                boolean candidate = sharedBands != null && SketchBands.covers(THRESHOLDS[t])
+                    ? sharedBands[p] >= SketchBands.required(THRESHOLDS[t]) : distance[p] <= radius[t];
                 if (candidate && equal[p] >= minEqual[t]) {
                     reported[t]++;
                     if (jaccard[p] >= Truth.NEAR) {
@@ -481,16 +484,17 @@ final class Verified {
         int[] d = Arrays.copyOf(dist, count);
         double[] j = Arrays.copyOf(jac, count);
         int[] e = Arrays.copyOf(equal, count);
-        boolean[] share = new boolean[count];
+        int[] share = new int[count];
         for (int p = 0; p < count; p++) {
-            share[p] = SketchBands.shareBand(sketches[(int) (pairs[p] >>> 20)], 0, sketches[(int) (pairs[p] & 0xFFFFF)], 0);
+            share[p] = SketchBands.sharedBands(sketches[(int) (pairs[p] >>> 20)], 0, sketches[(int) (pairs[p] & 0xFFFFF)], 0);
         }
         int total = count;
         for (int x = 0; x < m; x++) {
             byte[] a = sketches[idx[x]];
             for (int y = x + 1; y < m; y++) {
                 int dd = Long.bitCount(h[idx[x]] ^ h[idx[y]]);
-                if (dd > MAX_D && SketchBands.shareBand(a, 0, sketches[idx[y]], 0)) {
+                int shared = dd > MAX_D ? SketchBands.sharedBands(a, 0, sketches[idx[y]], 0) : 0;
+                if (shared > 0) {
                     if (total == d.length) {
                         d = Arrays.copyOf(d, total * 2);
                         j = Arrays.copyOf(j, total * 2);
@@ -500,7 +504,7 @@ final class Verified {
                     d[total] = dd;
                     j[total] = truthJaccard(truth.pairs, idx[x], idx[y]);
                     e[total] = MinHashSketch.V1.equalBins(a, 0, sketches[idx[y]], 0);
-                    share[total++] = true;
+                    share[total++] = shared;
                 }
             }
         }

@@ -236,8 +236,10 @@ public final class Demo {
             int d = SimHash.distance(queryFingerprint, fingerprints.get(id));
             double estimated = MinHashSketch.V1.similarity(querySketch, sketches.get(id));
             double exact = Shingles.jaccard(queryText, body);
-            String why = !SketchBands.shareBand(querySketch, 0, sketches.get(id), 0) ? "its sketch shares none of the query's "
-                + SketchBands.BANDS + " bands" : String.format(Locale.ROOT, "estimated %.3f < %s", estimated, DemoIndex.MIN_SIMILARITY);
+            int shared = SketchBands.sharedBands(querySketch, 0, sketches.get(id), 0);
+            int required = SketchBands.required(DemoIndex.MIN_SIMILARITY);
+            String why = shared < required ? String.format(Locale.ROOT, "its sketch shares %d of the query's %d bands, fewer than %d",
+                shared, SketchBands.BANDS, required) : String.format(Locale.ROOT, "estimated %.3f < %s", estimated, DemoIndex.MIN_SIMILARITY);
             String note = Shingles.size(queryText) != Shingles.size(body)
                 ? String.format(Locale.ROOT, "; %d-token shingles against %d-token ones: none shared", Shingles.size(queryText), Shingles.size(body))
                 : "";
@@ -270,10 +272,11 @@ public final class Demo {
             + "that share at least %d%% of their shingles with the query (runs of %d tokens in texts under %d tokens, of %d in longer ones; "
             + "the Jaccard similarity of the two sets), as estimated from the %d-byte minhash-v1 sketches stored beside the fingerprints "
             + "(%d one-bit bins: about +-%.2f near %s). The candidates are the documents whose sketch holds the same %d bits as the "
-            + "query's in one of its %d bands (indexed as terms; at any Hamming distance), and each one is verified with its sketch; "
-            + "the _score is the estimate.",
+            + "query's in at least %d of its %d bands (indexed as terms; at any Hamming distance), and each one is verified with its "
+            + "sketch; the _score is the estimate.",
             Math.round(threshold * 100), MinHashSketch.V1.shortShingle(), MinHashSketch.V1.longFrom(), MinHashSketch.V1.longShingle(),
-            MinHashSketch.V1.bytes(), MinHashSketch.V1.bins(), estimateError(threshold), threshold, SketchBands.BAND_BITS, SketchBands.BANDS));
+            MinHashSketch.V1.bytes(), MinHashSketch.V1.bins(), estimateError(threshold), threshold, SketchBands.BAND_BITS,
+            SketchBands.required(threshold), SketchBands.BANDS));
         Map<String, Set<String>> found = index.nearDuplicatesOfEach(corpus);
         List<SampleCorpus.Doc> docs = corpus.docs();
         List<Pair> planted = new ArrayList<>();
