@@ -24,7 +24,7 @@ public final class VerifiedBench {
 
     /** The plain query's radius: simhash-v2's default. */
     static final int PLAIN_RADIUS = SimHashV2.DEFAULT_MAX_DISTANCE;
-    /** The fingerprint radius of the default threshold (its candidates come from the sketch bands instead). */
+    /** The fingerprint radius of the default threshold (its candidates come from two shared sketch bands instead). */
     static final int CANDIDATE_RADIUS = CandidateRadius.radius(MinHashSketch.DEFAULT_MIN_SIMILARITY);
     static final String FIELD = "body.simhash";
     static final int BULK_DOCS = 1000;
@@ -32,7 +32,7 @@ public final class VerifiedBench {
     /** A request under test. */
     public enum Method {
         IDS("ids (same index, fixed cost)"),
-        VERIFIED("like, default (verified, min_similarity 0.8: candidates share a sketch band)"),
+        VERIFIED("like, default (verified, min_similarity 0.8: candidates share two sketch bands)"),
         VERIFIED_RADIUS("like, min_similarity 0.7 (below 0.75: candidates within " + CandidateRadius.radius(0.7) + " bits, verified)"),
         PLAIN("like, max_distance " + PLAIN_RADIUS + " (plain)"),
         CANDIDATES("like, max_distance " + CANDIDATE_RADIUS + " (the radius of 0.8, no sketch: diagnostic)"),
@@ -267,7 +267,7 @@ public final class VerifiedBench {
             .append("deterministically (`SyntheticTexts`). Index: `body` (`text`) with a `simhash` multi-field (simhash-v2, default sketch ")
             .append("minhash-v1), 1 shard, force-merged to 1 segment. Interleaved in rounds with rotating order, one request at a time: ")
             .append("`ids` of the liked document on the same index; `like` without `max_distance` (verified at the default 0.8: candidates ")
-            .append("share one of the sketch's 32 bands of 16 bits, checked by the sketch); `like` at `min_similarity` 0.7 (below 0.75 the ")
+            .append("share two of the sketch's 32 bands of 16 bits, checked by the sketch); `like` at `min_similarity` 0.7 (below 0.75 the ")
             .append("candidates are the fingerprints within ").append(CandidateRadius.radius(0.7)).append(" bits); `like` with `max_distance` ")
             .append(PLAIN_RADIUS).append("; the linear scan (`script_score` with the simhash Hamming script over `match_all`, `min_score` ")
             .append("for ").append(PLAIN_RADIUS).append(" bits). Two diagnostics split the verified query's cost: `like` with `max_distance` ")
