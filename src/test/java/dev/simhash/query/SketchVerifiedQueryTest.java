@@ -238,25 +238,10 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 1, new Doc(2L, oneBandKept));
             add(w, 2, new Doc(3L, null));
             try (IndexReader reader = w.getReader()) {
-                IndexSearcher searcher = newSearcher(reader);
                 SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.5), 1);
-                TopDocs top = searcher.search(q, 10);
-                assertEquals(1, top.scoreDocs.length);
-                assertEquals((float) (1 - 2 * 31.0 / 512), top.scoreDocs[0].score, 1e-6f); // 31 bins differ
-                NumericDocValues ids = MultiDocValues.getNumericValues(reader, "id");
-                for (int doc = 0; doc < reader.maxDoc(); doc++) {
-                    assertTrue(ids.advanceExact(doc));
-                    long id = ids.longValue();
-                    Explanation e = searcher.explain(q, doc);
-                    assertEquals(id == 1, e.isMatch());
-                    if (id == 0) {
-                        assertTrue(e.getDescription(), e.getDescription().contains("shares 0 of the query sketch's 32 bands"));
-                    }
-                    if (id == 2) {
-                        assertTrue(e.getDescription(), e.getDescription().contains("no similarity sketch"));
-                    }
-                    ids = MultiDocValues.getNumericValues(reader, "id");
-                }
+                // 31 bins differ
+                assertOnlyMatch(reader, q, 1, (float) (1 - 2 * 31.0 / 512), Map.of(0L, List.of("shares 0 of the query sketch's 32 bands"),
+                    2L, List.of("no similarity sketch")));
             }
         }
     }
@@ -282,27 +267,37 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 0, new Doc(1L, oneBand));
             add(w, 1, new Doc(2L, twoBands));
             try (IndexReader reader = w.getReader()) {
-                IndexSearcher searcher = newSearcher(reader);
                 SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.8), 2);
-                TopDocs top = searcher.search(q, 10);
-                assertEquals(1, top.scoreDocs.length);
-                assertEquals((float) (1 - 2 * 30.0 / 512), top.scoreDocs[0].score, 1e-6f); // 30 bins differ
-                NumericDocValues ids = MultiDocValues.getNumericValues(reader, "id");
-                for (int doc = 0; doc < reader.maxDoc(); doc++) {
-                    assertTrue(ids.advanceExact(doc));
-                    long id = ids.longValue();
-                    Explanation e = searcher.explain(q, doc);
-                    assertEquals(id == 1, e.isMatch());
-                    if (id == 0) {
-                        assertTrue(e.getDescription(), e.getDescription().contains("shares 1 of the query sketch's 32 bands"));
-                        assertTrue(e.getDescription(), e.getDescription().contains("fewer than the 2"));
-                    }
-                    ids = MultiDocValues.getNumericValues(reader, "id");
-                }
+                // 30 bins differ
+                assertOnlyMatch(reader, q, 1, (float) (1 - 2 * 30.0 / 512), Map.of(0L, List.of("shares 1 of the query sketch's 32 bands",
+                    "fewer than the 2")));
                 // the same sketches with one band required: both are candidates and both pass 0.8
-                assertEquals(2, searcher.search(new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.8), 1), 10)
-                    .scoreDocs.length);
+                assertEquals(2, newSearcher(reader).search(new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.8), 1),
+                    10).scoreDocs.length);
             }
+        }
+    }
+
+    /**
+     * Exactly the document with id {@code matching} matches {@code q}, with {@code score}; the explanation of every other
+     * document says no and contains its {@code reasons}.
+     */
+    private static void assertOnlyMatch(IndexReader reader, org.apache.lucene.search.Query q, long matching, float score,
+                                        Map<Long, List<String>> reasons) throws IOException {
+        IndexSearcher searcher = newSearcher(reader);
+        TopDocs top = searcher.search(q, 10);
+        assertEquals(1, top.scoreDocs.length);
+        assertEquals(score, top.scoreDocs[0].score, 1e-6f);
+        NumericDocValues ids = MultiDocValues.getNumericValues(reader, "id");
+        for (int doc = 0; doc < reader.maxDoc(); doc++) {
+            assertTrue(ids.advanceExact(doc));
+            long id = ids.longValue();
+            Explanation e = searcher.explain(q, doc);
+            assertEquals(id == matching, e.isMatch());
+            for (String reason : reasons.getOrDefault(id, List.of())) {
+                assertTrue(e.getDescription(), e.getDescription().contains(reason));
+            }
+            ids = MultiDocValues.getNumericValues(reader, "id");
         }
     }
 }
