@@ -174,22 +174,28 @@ public class HammingScriptsTest extends ESTestCase {
         try (Directory dir = newDirectory(); RandomIndexWriter w = new RandomIndexWriter(random(), dir)) {
             Document withFp = new Document();
             withFp.add(new SortedNumericDocValuesField(HASH_FIELD, 0b111L));
+            withFp.add(new NumericDocValuesField("id", 0));
             w.addDocument(withFp);
-            w.addDocument(new Document());
+            Document without = new Document();
+            without.add(new NumericDocValuesField("id", 1));
+            w.addDocument(without);
             w.forceMerge(1);
             try (DirectoryReader reader = w.getReader()) {
+                LeafReaderContext leaf = reader.leaves().get(0);
+                // the merge may put the two documents in either order: find each by its id
+                int first = idOf(leaf, 0) == 0 ? 0 : 1;
                 SearchLookup lookup = lookup();
                 ScoreScript script = engine.compile(null, "similarity", ScoreScript.CONTEXT, Map.of())
                     .newFactory(Map.of("field", "fp", "hash", 0L), lookup)
-                    .newInstance(new DocValuesDocReader(lookup, reader.leaves().get(0)));
+                    .newInstance(new DocValuesDocReader(lookup, leaf));
                 ScoreScript.ExplanationHolder holder = new ScoreScript.ExplanationHolder();
-                script.setDocument(0);
+                script.setDocument(first);
                 double value = script.execute(holder);
                 assertEquals(61 / 64.0, value, 0);
                 String description = holder.get((float) value, null).getDescription();
                 assertThat(description, containsString("Hamming distance 3"));
                 assertThat(description, containsString("[0000000000000000]"));
-                script.setDocument(1);
+                script.setDocument(1 - first);
                 assertEquals(0, script.execute(holder), 0);
                 assertThat(holder.get(0f, null).getDescription(), containsString("no fingerprint in [fp.hash]"));
             }
