@@ -8,6 +8,8 @@ import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 
 import org.apache.lucene.document.SortedNumericDocValuesField;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -23,6 +25,7 @@ import org.elasticsearch.index.mapper.ValueFetcher;
 import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.search.DocValueFormat;
 
+import java.io.IOException;
 import java.time.ZoneId;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -81,7 +84,25 @@ public final class SimHashFieldType extends CompatFieldType {
 
     /** The Lucene field of the sketches' binary doc values. */
     public String sketchField() {
-        return name() + SKETCH_FIELD_SUFFIX;
+        return sketchField(name());
+    }
+
+    /** The Lucene field of the sketches of the {@code simhash} field {@code fingerprintField}. */
+    public static String sketchField(String fingerprintField) {
+        return fingerprintField + SKETCH_FIELD_SUFFIX;
+    }
+
+    /**
+     * The sketches of the {@code simhash} field {@code fingerprintField} in one segment, or null when the segment holds none
+     * or does not show the field itself. The sketch and its band terms live in a Lucene field of their own, which a role's
+     * field-level security patterns do not name: whoever may not see the fingerprint field may not see its sketch, so
+     * every reader of sketches (queries, the {@code fields} formats) goes through here.
+     */
+    public static BinaryDocValues sketchValues(LeafReader reader, String fingerprintField) throws IOException {
+        if (reader.getFieldInfos().fieldInfo(fingerprintField) == null) {
+            return null; // hidden (field-level security) or absent: a sketch is only ever stored beside a fingerprint
+        }
+        return reader.getBinaryDocValues(sketchField(fingerprintField));
     }
 
     /** The field type's meta key that carries the version, so that field capabilities (fold, report) show it. */
@@ -150,10 +171,10 @@ public final class SimHashFieldType extends CompatFieldType {
                     + SimHashFieldMapper.SKETCH + "] is [" + SimHashFieldMapper.NO_SKETCH + "])");
             }
             if (MinHashSketch.ALGORITHM.equals(format)) {
-                return new SketchValueFetcher(sketchField());
+                return new SketchValueFetcher(name());
             }
             return new FingerprintAndSketchFetcher(new DocValueFetcher(DocValueFormat.RAW, context.getForField(this,
-                FielddataOperation.SEARCH)), new SketchValueFetcher(sketchField()));
+                FielddataOperation.SEARCH)), new SketchValueFetcher(name()));
         }
         return new DocValueFetcher(docValueFormat(format, null), context.getForField(this, FielddataOperation.SEARCH));
     }

@@ -3,7 +3,6 @@ package dev.simhash.mapper;
 import dev.simhash.core.MinHashSketch;
 
 import org.apache.lucene.index.BinaryDocValues;
-import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.util.BytesRef;
 import org.elasticsearch.index.mapper.ValueFetcher;
@@ -18,11 +17,13 @@ import java.util.List;
 /**
  * Reads the similarity sketch of each document for the {@code fields} option with the format
  * {@value MinHashSketch#ALGORITHM}: its {@value MinHashSketch#BYTES} bytes in base64, from the binary doc values of
- * {@link SimHashFieldType#sketchField()} (no value for a document without a sketch). This is how {@code like}, fold and
- * the report read a document's sketch with the caller's own read privileges.
+ * {@link SimHashFieldType#sketchField()} (no value for a document without a sketch, or where field-level security hides
+ * the field, {@link SimHashFieldType#sketchValues}). This is how {@code like}, fold and the report read a document's
+ * sketch with the caller's own read privileges.
  */
 final class SketchValueFetcher implements ValueFetcher {
 
+    /** The {@code simhash} field whose sketches are read. */
     private final String field;
     private BinaryDocValues values;
 
@@ -33,7 +34,7 @@ final class SketchValueFetcher implements ValueFetcher {
     @Override
     public void setNextReader(LeafReaderContext context) {
         try {
-            values = DocValues.getBinary(context.reader(), field);
+            values = SimHashFieldType.sketchValues(context.reader(), field);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -32,16 +32,18 @@ import java.util.Set;
 
 /**
  * Reads the fingerprint of the document a {@code simhash} query's {@code like} names, from a {@code simhash} field or
- * the processor's object. When the query may verify with the similarity sketch, one search first reads the fingerprint
- * and the sketch of a {@code simhash} field together (the {@code fields} format
- * {@value SimHashFieldType#FINGERPRINT_AND_SKETCH_FORMAT}); when it finds no such value (the processor's object, a
- * document not searchable yet or in several indices, no sketch where one is required), the steps below run and answer.
- * Step by step: with an index, a realtime GET, whose {@code _source} gives it when the processor wrote it there
- * as a number; otherwise (source disabled or filtered, a hash sent as a string) from doc values, the way the query reads
- * every other document's fingerprint. Without an index: from doc values, through a search for the id in every index.
- * When the query verifies with the similarity sketch, the liked document's sketch is then read from the index it was
- * found in, through the {@code fields} option with the format {@value MinHashSketch#ALGORITHM} (the caller's own read
- * privileges), after field capabilities told that the field stores sketches there.
+ * the processor's object, with the caller's own privileges. With {@code like.index}, a realtime GET comes first: it is
+ * authorized as the caller's GET of that document would be, and a document it does not find is a 404. Then, when the
+ * query may verify with the similarity sketch, one search for the id in {@code like.index} (alias filters and
+ * document-level security apply) reads the fingerprint and the sketch of a {@code simhash} field together (the
+ * {@code fields} format {@value SimHashFieldType#FINGERPRINT_AND_SKETCH_FORMAT}); when it finds no such value (the
+ * processor's object, a document in several indices, no sketch where one is required), the steps below run and answer.
+ * Step by step: the fingerprint from the GET's {@code _source} when the processor wrote it there as a number; otherwise
+ * (source disabled or filtered, a hash sent as a string) from doc values, the way the query reads every other document's
+ * fingerprint. Without an index: from doc values, through a search for the id in every index the caller may read. When
+ * the query verifies with the similarity sketch, the liked document's sketch is then read through the {@code fields}
+ * option with the format {@value MinHashSketch#ALGORITHM}, after field capabilities told that the field stores sketches
+ * there. A document the caller may not see answers exactly as a missing one.
  */
 final class LikeFetcher {
 
@@ -97,19 +99,54 @@ final class LikeFetcher {
     void fetch(Client client, ActionListener<Liked> l) {
         // the steps below answer from inside listeners that turn a throw into onFailure: complete exactly once regardless
         ActionListener<Liked> listener = ActionListener.notifyOnce(l);
-        if (sketchNeed == SketchNeed.NONE) {
-            fetchHash(client, listener);
-        } else {
-            fetchTogether(client, listener);
+        if (like.index() == null) {
+            // a search for the id in the indices the caller may read: security expands the indices, alias filters apply
+            if (sketchNeed == SketchNeed.NONE) {
+                fromDocValues(client, new String[0], listener);
+            } else {
+                fetchTogether(client, new String[0], null, listener);
+            }
+            return;
         }
+        // A realtime GET as the caller, always first: it is authorized exactly as the caller's own GET of the document
+        // would be (a search sent from inside the outer search may be authorized by the outer search's indices), and it
+        // tells a deleted document from one that is only not refreshed yet. With the processor's object form, its
+        // _source may hold the fingerprint as a number.
+        String hashPath = FingerprintFields.hashPath(field);
+        GetRequest get = new GetRequest(like.index(), like.id()).routing(like.routing()).preference("_local")
+            .fetchSourceContext(FetchSourceContext.of(true, new String[] { hashPath }, null));
+        client.get(get, ActionListener.wrap(response -> {
+            if (!response.isExists()) {
+                throw notFound();
+            }
+            Long fromSource = numericHash(response.isSourceEmpty() ? null : response.getSourceAsMap(), hashPath);
+            String[] indices = new String[] { like.index() };
+            if (sketchNeed != SketchNeed.NONE) {
+                fetchTogether(client, indices, fromSource == null ? null : new Liked(fromSource, response.getIndex()), listener);
+            } else if (fromSource != null) {
+                listener.onResponse(new Liked(fromSource, response.getIndex()));
+            } else {
+                fromDocValues(client, indices, listener);
+            }
+        }, listener::onFailure));
     }
 
     /**
-     * One search for the fingerprint and the sketch of a {@code simhash} field; any other outcome (including a failure)
-     * is left to {@link #fetchStepwise}, which tells the cases apart with their own messages.
+     * The one answer for a liked document that does not exist and one the caller may not see in {@code like.index} (an alias
+     * filter, document-level security): the same status and words, so that the answer reveals nothing.
      */
-    private void fetchTogether(Client client, ActionListener<Liked> listener) {
-        String[] indices = like.index() == null ? new String[0] : new String[] { like.index() };
+    private ResourceNotFoundException notFound() {
+        return new ResourceNotFoundException("[like] document " + like.describe() + " not found" + (like.index() == null
+            ? " in any index" : "") + " (a document indexed since the last refresh is found once the index is refreshed)");
+    }
+
+    /**
+     * One search for the fingerprint and the sketch of a {@code simhash} field; any other outcome (including a failure) is
+     * left to the steps of {@link #stepwise}, which tell the cases apart with their own messages.
+     *
+     * @param fromSource the fingerprint the GET read from {@code _source} (the processor's object form), or null
+     */
+    private void fetchTogether(Client client, String[] indices, Liked fromSource, ActionListener<Liked> listener) {
         SearchRequest search = new SearchRequest(indices).routing(like.routing()).source(new SearchSourceBuilder()
             .query(new IdsQueryBuilder().addIds(like.id())).size(2).fetchSource(false)
             .fetchField(new FieldAndFormat(field, SimHashFieldType.FINGERPRINT_AND_SKETCH_FORMAT)));
@@ -119,20 +156,25 @@ final class LikeFetcher {
             List<Object> both = values == null ? List.of() : values.getValues();
             byte[] sketch = both.size() == 2 && both.get(1) instanceof String b ? Base64.getDecoder().decode(b) : null;
             if (both.isEmpty() || !(both.get(0) instanceof Number hash) || (sketch == null && sketchNeed == SketchNeed.REQUIRED)) {
-                fetchStepwise(client, listener);
+                stepwise(client, indices, fromSource, listener);
                 return;
             }
             listener.onResponse(new Liked(hash.longValue(), hits[0].getIndex(), sketch));
-        }, e -> fetchStepwise(client, listener)));
+        }, e -> stepwise(client, indices, fromSource, listener)));
     }
 
-    private void fetchStepwise(Client client, ActionListener<Liked> listener) {
-        fetchHash(client, ActionListener.wrap(liked -> withSketch(client, liked, listener), listener::onFailure));
+    private void stepwise(Client client, String[] indices, Liked fromSource, ActionListener<Liked> listener) {
+        ActionListener<Liked> then = ActionListener.wrap(liked -> withSketch(client, liked, listener), listener::onFailure);
+        if (fromSource != null) {
+            then.onResponse(fromSource);
+        } else {
+            fromDocValues(client, indices, then);
+        }
     }
 
     /** Reads the sketch of the liked document (found in {@code liked.index()}) when the field stores sketches there. */
     private void withSketch(Client client, Liked liked, ActionListener<Liked> listener) {
-        FieldCapabilitiesRequest caps = new FieldCapabilitiesRequest().indices(liked.index()).fields(field);
+        FieldCapabilitiesRequest caps = new FieldCapabilitiesRequest().indices(readFrom(liked)).fields(field);
         client.execute(TransportFieldCapabilitiesAction.TYPE, caps, ActionListener.wrap(response -> {
             Map<String, FieldCapabilities> types = response.getField(field);
             FieldCapabilities simhash = types == null ? null : types.get(SimHashFieldMapper.CONTENT_TYPE);
@@ -152,8 +194,13 @@ final class LikeFetcher {
         }, listener::onFailure));
     }
 
+    /** Where the liked document is read again: the caller's own {@code like.index} (an alias keeps its filter), else where it was found. */
+    private String readFrom(Liked liked) {
+        return like.index() != null ? like.index() : liked.index();
+    }
+
     private void readSketch(Client client, Liked liked, ActionListener<Liked> listener) {
-        SearchRequest search = new SearchRequest(liked.index()).routing(like.routing()).source(new SearchSourceBuilder()
+        SearchRequest search = new SearchRequest(readFrom(liked)).routing(like.routing()).source(new SearchSourceBuilder()
             .query(new IdsQueryBuilder().addIds(like.id())).size(1).fetchSource(false)
             .fetchField(new FieldAndFormat(field, MinHashSketch.ALGORITHM)));
         client.search(search, listener.map(response -> {
@@ -171,27 +218,6 @@ final class LikeFetcher {
         }));
     }
 
-    private void fetchHash(Client client, ActionListener<Liked> listener) {
-        String hashPath = FingerprintFields.hashPath(field);
-        if (like.index() == null) {
-            fromDocValues(client, new String[0], listener);
-            return;
-        }
-        GetRequest get = new GetRequest(like.index(), like.id()).routing(like.routing()).preference("_local")
-            .fetchSourceContext(FetchSourceContext.of(true, new String[] { hashPath }, null));
-        client.get(get, ActionListener.wrap(response -> {
-            if (!response.isExists()) {
-                throw new ResourceNotFoundException("[like] document " + like.describe() + " not found");
-            }
-            Long fromSource = numericHash(response.isSourceEmpty() ? null : response.getSourceAsMap(), hashPath);
-            if (fromSource != null) {
-                listener.onResponse(new Liked(fromSource, response.getIndex()));
-            } else {
-                fromDocValues(client, new String[] { like.index() }, listener);
-            }
-        }, listener::onFailure));
-    }
-
     private void fromDocValues(Client client, String[] indices, ActionListener<Liked> listener) {
         String hashPath = FingerprintFields.hashPath(field);
         // a simhash field holds the fingerprint in its own doc values, the object form in [hash]; the name that is not a
@@ -202,12 +228,9 @@ final class LikeFetcher {
         client.search(search, listener.map(response -> {
             SearchHit[] hits = response.getHits().getHits();
             if (hits.length == 0) {
-                if (indices.length > 0) {
-                    // the realtime GET found it: it exists but is not searchable yet, and its _source has no fingerprint
-                    throw new IllegalArgumentException("[like] document " + like.describe() + " is not searchable yet, so its "
-                        + "fingerprint cannot be read from the doc values of [" + field + "] (refresh the index)");
-                }
-                throw new ResourceNotFoundException("[like] document " + like.describe() + " not found in any index");
+                // with an index, the realtime GET found it: not refreshed yet, or hidden from the caller by an alias filter
+                // or document-level security; both answer as a missing document, so that the answer reveals nothing
+                throw notFound();
             }
             if (hits.length > 1) {
                 List<String> found = new ArrayList<>();

@@ -165,7 +165,7 @@ final class SimHashQuery extends Query {
             }
             BinaryDocValues sketches = null;
             if (check != null) {
-                sketches = reader.getBinaryDocValues(check.sketchField());
+                sketches = check.sketches(reader);
                 if (sketches == null) {
                     return null; // no document of this segment has a sketch: none can match a min_similarity
                 }
@@ -191,7 +191,7 @@ final class SimHashQuery extends Query {
                 return Explanation.noMatch("hamming distance [" + d + "] > max_distance [" + maxDistance + "]");
             }
             if (check != null) {
-                double s = check.similarity(context.reader().getBinaryDocValues(check.sketchField()), doc);
+                double s = check.similarity(check.sketches(context.reader()), doc);
                 if (s < 0) {
                     return Explanation.noMatch("no similarity sketch in [" + check.sketchField() + "]");
                 }
@@ -262,7 +262,7 @@ final class SimHashQuery extends Query {
                 SortedNumericDocValues fresh = DocValues.getSortedNumeric(reader, hashField);
                 lastDistance = fresh.advanceExact(doc) ? distance(fresh) : SimHash.BITS;
                 if (check != null) {
-                    lastSimilarity = check.similarity(reader.getBinaryDocValues(check.sketchField()), doc);
+                    lastSimilarity = check.similarity(check.sketches(reader), doc);
                 }
                 lastDoc = doc;
             }

@@ -708,7 +708,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         Double s = threshold(fp);
         if (s != null) {
             byte[] querySketch = querySketch(fp); // first: refuses a field without sketches
-            SketchCheck check = new SketchCheck(fp.fieldType().sketchField(), fp.fieldType().sketch(), querySketch, s);
+            SketchCheck check = new SketchCheck(fp.fieldType().name(), fp.fieldType().sketch(), querySketch, s);
             // candidates: sharing one or two sketch bands at thresholds the bands cover, else within the threshold's radius
             Query verified = SketchBands.covers(s) ? new SketchBandQuery(check, SketchBands.required(s))
                 : new SimHashQuery(fp.docValuesField(), fp.blocks(), h, CandidateRadius.radius(s), check);

@@ -73,7 +73,7 @@ final class SketchBandQuery extends Query {
             @Override
             public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
                 LeafReader reader = context.reader();
-                BinaryDocValues sketches = reader.getBinaryDocValues(check.sketchField());
+                BinaryDocValues sketches = check.sketches(reader);
                 Scorer shared = sketches == null ? null : candidates.scorer(context);
                 if (shared == null) {
                     return null;
@@ -83,7 +83,7 @@ final class SketchBandQuery extends Query {
 
             @Override
             public Explanation explain(LeafReaderContext context, int doc) throws IOException {
-                BinaryDocValues sketches = context.reader().getBinaryDocValues(check.sketchField());
+                BinaryDocValues sketches = check.sketches(context.reader());
                 byte[] stored = check.storedSketch(sketches, doc);
                 if (stored == null) {
                     return Explanation.noMatch("no similarity sketch in [" + check.sketchField() + "]");
@@ -138,7 +138,7 @@ final class SketchBandQuery extends Query {
             if (docID() != lastDoc) {
                 // positioned without matches() (allowed by some callers): read the sketch with a fresh iterator
                 lastDoc = docID();
-                lastSimilarity = check.similarity(reader.getBinaryDocValues(check.sketchField()), lastDoc);
+                lastSimilarity = check.similarity(check.sketches(reader), lastDoc);
             }
             return (float) (boost * Math.max(0, lastSimilarity));
         }

@@ -2,8 +2,10 @@ package dev.simhash.query;
 
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SketchBands;
+import dev.simhash.mapper.SimHashFieldType;
 
 import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.util.BytesRef;
 
 import java.io.IOException;
@@ -13,28 +15,38 @@ import java.util.Objects;
 /**
  * The second check of a {@code min_similarity} query: a candidate (within the Hamming radius, or sharing a band of the
  * sketch, {@link SketchBands}) matches only when the
- * estimated similarity of its stored sketch (binary doc values of {@code sketchField}) and the query's sketch is at
- * least {@code minSimilarity}. A document without a stored sketch never matches.
+ * estimated similarity of its stored sketch (the binary doc values of the {@code simhash} field's sketch field) and the
+ * query's sketch is at least {@code minSimilarity}. A document without a stored sketch never matches, nor one whose
+ * field is hidden by field-level security ({@link SimHashFieldType#sketchValues}).
  */
 final class SketchCheck {
 
+    /** The {@code simhash} field whose sketches are compared. */
+    private final String field;
     private final String sketchField;
     private final MinHashSketch sketch;
     private final byte[] querySketch;
     private final double minSimilarity;
 
-    SketchCheck(String sketchField, MinHashSketch sketch, byte[] querySketch, double minSimilarity) {
+    SketchCheck(String field, MinHashSketch sketch, byte[] querySketch, double minSimilarity) {
         if (querySketch.length != sketch.bytes()) {
             throw new IllegalArgumentException("[sketch] must be " + sketch.bytes() + " bytes, got [" + querySketch.length + "]");
         }
-        this.sketchField = sketchField;
+        this.field = field;
+        this.sketchField = SimHashFieldType.sketchField(field);
         this.sketch = sketch;
         this.querySketch = querySketch.clone();
         this.minSimilarity = minSimilarity;
     }
 
+    /** The Lucene field of the sketches and their band terms. */
     String sketchField() {
         return sketchField;
+    }
+
+    /** The segment's sketches, or null when it has none or field-level security hides the field. */
+    BinaryDocValues sketches(LeafReader reader) throws IOException {
+        return SimHashFieldType.sketchValues(reader, field);
     }
 
     double minSimilarity() {

@@ -40,8 +40,14 @@ class VerifiedQuerySecurityIT {
     void start() throws Exception {
         cluster = EsCluster.builder(RealNodes.distribution(), RealNodes.workDir().resolve("verified-security")).name("verified-security")
             .security("admin", "admin-pw-123456")
+            .setting("xpack.license.self_generated.type", "trial") // field-level security needs it
             .role("reader_a:\n  indices:\n    - names: ['vsec-a']\n      privileges: ['read']\n")
             .user("reader", "reader-pw-123456", "reader_a")
+            .role("fls_a:\n  indices:\n    - names: ['vsec-a']\n      privileges: ['read']\n"
+                + "      field_security:\n        grant: ['*']\n        except: ['body', 'body.simhash']\n")
+            .user("fls", "fls-pw-123456", "fls_a")
+            .role("alias_c:\n  indices:\n    - names: ['vsec-cf']\n      privileges: ['read']\n")
+            .user("aliased", "aliased-pw-123456", "alias_c")
             .build().start();
         admin = cluster.rest();
         reader = cluster.restAs("reader");
@@ -53,6 +59,80 @@ class VerifiedQuerySecurityIT {
         admin.ok("PUT", "/vsec-a/_doc/a1?refresh=true", toJson(Map.of("body", STORY)));
         admin.ok("PUT", "/vsec-a/_doc/a2?refresh=true", toJson(Map.of("body", COPY)));
         admin.ok("PUT", "/vsec-b/_doc/b1?refresh=true", toJson(Map.of("body", COPY + " secret")));
+        admin.ok("PUT", "/vsec-c", """
+            {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
+             "mappings": {"properties": {"tag": {"type": "keyword"},
+                                         "body": {"type": "text", "fields": {"simhash": {"type": "simhash"}}}}},
+             "aliases": {"vsec-cf": {"filter": {"term": {"tag": "shown"}}}}}""");
+        admin.ok("PUT", "/vsec-c/_doc/shown?refresh=true", toJson(Map.of("tag", "shown", "body", STORY)));
+        admin.ok("PUT", "/vsec-c/_doc/shown2?refresh=true", toJson(Map.of("tag", "shown", "body", COPY)));
+        admin.ok("PUT", "/vsec-c/_doc/hidden?refresh=true", toJson(Map.of("tag", "hidden", "body", COPY + " secret")));
+    }
+
+    /** Field-level security that hides the fingerprint field hides its sketch and everything derived from it. */
+    @Test
+    void fieldLevelSecurityHidesTheSketchWithItsField() {
+        Rest fls = cluster.restAs("fls");
+        String sketch = Base64.getEncoder().encodeToString(MinHashSketch.V1.sketch(STORY));
+        for (Rest user : List.of(admin, fls)) {
+            boolean sees = user == admin;
+            Rest.Answer fetched = user.post("/vsec-a/_search", """
+                {"query": {"ids": {"values": ["a1"]}}, "_source": false,
+                 "fields": [{"field": "body.simhash", "format": "minhash-v1"}, {"field": "body.simhash", "format": "long+minhash-v1"}]}""");
+            assertEquals(200, fetched.status(), fetched.toString());
+            assertEquals(sees, fetched.body().contains(sketch), fetched.toString());
+            for (Map<String, Object> query : List.of(
+                ordered("field", "body.simhash", "text", COPY),
+                ordered("field", "body.simhash", "text", COPY, "min_similarity", 0.5),
+                ordered("field", "body.simhash", "text", COPY, "k", 3),
+                ordered("field", "body.simhash", "hash", 0, "sketch", sketch, "min_similarity", 0.8))) {
+                Rest.Answer a = user.post("/vsec-a/_search", toJson(Map.of("query", Map.of("simhash", query))));
+                assertEquals(200, a.status(), a.toString());
+                assertEquals(sees, !Fixtures.ids(a).isEmpty(), query + " " + a);
+            }
+        }
+        // the liked document's sketch is hidden too: its fingerprint is not found, as with max_distance
+        Rest.Answer like = fls.post("/vsec-a/_search", toJson(Map.of("query", Map.of("simhash",
+            ordered("field", "body.simhash", "like", Map.of("index", "vsec-a", "id", "a1"))))));
+        assertEquals(400, like.status(), like.toString());
+        assertFalse(like.body().contains(sketch), like.toString());
+    }
+
+    /**
+     * {@code like} reads the liked document with the caller's privileges on {@code like.index} and its alias filter, as a
+     * GET would: no privilege on the concrete index behind an alias is a 403 whatever the document, and a document the
+     * alias filter hides answers exactly as a missing one.
+     */
+    @Test
+    void likeHonoursTheLikedIndexPrivilegesAndAliasFilter() {
+        Rest aliased = cluster.restAs("aliased");
+        assertEquals(403, aliased.get("/vsec-c/_doc/shown").status());
+        for (String id : List.of("shown", "hidden", "missing")) {
+            for (Map<String, Object> query : List.of(
+                ordered("field", "body.simhash", "like", Map.of("index", "vsec-c", "id", id)),
+                ordered("field", "body.simhash", "like", Map.of("index", "vsec-c", "id", id), "min_similarity", 0.5),
+                ordered("field", "body.simhash", "like", Map.of("index", "vsec-c", "id", id), "max_distance", 12))) {
+                Rest.Answer a = aliased.post("/vsec-cf/_search", toJson(Map.of("query", Map.of("simhash", query), "profile", true)));
+                assertEquals(403, a.status(), query + " " + a);
+            }
+        }
+        // through the alias: the shown document is liked; the hidden one answers as a missing one does
+        Rest.Answer shown = aliased.post("/vsec-cf/_search", toJson(Map.of("query", Map.of("simhash",
+            ordered("field", "body.simhash", "like", Map.of("index", "vsec-cf", "id", "shown"))))));
+        assertEquals(200, shown.status(), shown.toString());
+        assertEquals(List.of("shown2"), Fixtures.ids(shown), shown.toString());
+        for (Map<String, Object> extra : List.of(Map.<String, Object>of(), Map.<String, Object>of("max_distance", 12))) {
+            Map<String, Rest.Answer> answers = new java.util.TreeMap<>();
+            for (String id : List.of("hidden", "missing")) {
+                Map<String, Object> query = ordered("field", "body.simhash", "like", Map.of("index", "vsec-cf", "id", id));
+                query.putAll(extra);
+                answers.put(id, aliased.post("/vsec-cf/_search", toJson(Map.of("query", Map.of("simhash", query)))));
+            }
+            assertEquals(404, answers.get("missing").status(), answers.toString());
+            assertEquals(answers.get("missing").status(), answers.get("hidden").status(), answers.toString());
+            assertEquals(answers.get("missing").body().replace("missing", "ID"), answers.get("hidden").body().replace("hidden", "ID"),
+                answers.toString());
+        }
     }
 
     @AfterAll

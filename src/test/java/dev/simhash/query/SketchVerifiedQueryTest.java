@@ -13,8 +13,12 @@ import org.apache.lucene.tests.analysis.CannedBinaryTokenStream;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedNumericDocValuesField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FilterDirectoryReader;
 import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.MultiDocValues;
+import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.Explanation;
@@ -22,6 +26,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
+import org.apache.lucene.tests.index.FieldFilterLeafReader;
 import org.apache.lucene.tests.index.RandomIndexWriter;
 import org.apache.lucene.tests.search.QueryUtils;
 import org.apache.lucene.tests.util.LuceneTestCase;
@@ -33,6 +38,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -134,7 +140,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
 
     private static void check(IndexSearcher searcher, Map<Integer, Doc> live, long query, byte[] querySketch, double s, int radius,
                               boolean queryUtils) throws IOException {
-        SketchCheck check = new SketchCheck(SKETCHES, MinHashSketch.V1, querySketch, s);
+        SketchCheck check = new SketchCheck(FIELD, MinHashSketch.V1, querySketch, s);
         check(searcher, new SimHashQuery(FIELD, BLOCKS, query, radius, check), live,
             doc -> SimHash.distance(doc.hash(), query) <= radius, querySketch, s, queryUtils);
     }
@@ -142,7 +148,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
     /** The band query against brute force: a candidate holds the query sketch's two bytes at {@code required} even offsets. */
     private static void check(IndexSearcher searcher, Map<Integer, Doc> live, byte[] querySketch, double s, int required,
                               boolean queryUtils) throws IOException {
-        SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, querySketch, s), required);
+        SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, querySketch, s), required);
         check(searcher, q, live, doc -> {
             int same = 0;
             for (int i = 0; i < MinHashSketch.BYTES; i += 2) {
@@ -197,7 +203,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 3, new Doc(42L, flipBits(random(), sketch, 256)));
             try (IndexReader reader = w.getReader()) {
                 IndexSearcher searcher = newSearcher(reader);
-                SimHashQuery q = new SimHashQuery(FIELD, BLOCKS, 42L, 0, new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.5));
+                SimHashQuery q = new SimHashQuery(FIELD, BLOCKS, 42L, 0, new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.5));
                 TopDocs top = searcher.search(q, 10);
                 assertEquals(1, top.scoreDocs.length);
                 assertEquals(1.0f, top.scoreDocs[0].score, 0f);
@@ -238,7 +244,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 1, new Doc(2L, oneBandKept));
             add(w, 2, new Doc(3L, null));
             try (IndexReader reader = w.getReader()) {
-                SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.5), 1);
+                SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.5), 1);
                 // 31 bins differ
                 assertOnlyMatch(reader, q, 1, (float) (1 - 2 * 31.0 / 512), Map.of(0L, List.of("shares 0 of the query sketch's 32 bands"),
                     2L, List.of("no similarity sketch")));
@@ -267,13 +273,54 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 0, new Doc(1L, oneBand));
             add(w, 1, new Doc(2L, twoBands));
             try (IndexReader reader = w.getReader()) {
-                SketchBandQuery q = new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.8), 2);
+                SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8), 2);
                 // 30 bins differ
                 assertOnlyMatch(reader, q, 1, (float) (1 - 2 * 30.0 / 512), Map.of(0L, List.of("shares 1 of the query sketch's 32 bands",
                     "fewer than the 2")));
                 // the same sketches with one band required: both are candidates and both pass 0.8
-                assertEquals(2, newSearcher(reader).search(new SketchBandQuery(new SketchCheck(SKETCHES, MinHashSketch.V1, sketch, 0.8), 1),
+                assertEquals(2, newSearcher(reader).search(new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8), 1),
                     10).scoreDocs.length);
+            }
+        }
+    }
+
+    /**
+     * A reader that does not show the fingerprint field (as field-level security shows a role that excludes it) shows no
+     * sketch either: neither the band query nor the radius query with a sketch check matches, though both would without it.
+     */
+    public void testAReaderThatHidesTheFingerprintFieldHidesItsSketch() throws IOException {
+        byte[] sketch = new byte[MinHashSketch.BYTES];
+        random().nextBytes(sketch);
+        try (Directory dir = newDirectory(); RandomIndexWriter w = new RandomIndexWriter(random(), dir)) {
+            add(w, 0, new Doc(42L, sketch));
+            try (DirectoryReader reader = w.getReader()) {
+                List<org.apache.lucene.search.Query> queries = List.of(
+                    new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8), 2),
+                    new SimHashQuery(FIELD, BLOCKS, 42L, 0, new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8)));
+                for (org.apache.lucene.search.Query q : queries) {
+                    assertEquals(q.toString(), 1, newSearcher(reader).count(q));
+                }
+                // everything but the fingerprint field: the sketch's own field and its band terms are still there
+                DirectoryReader hiding = new FilterDirectoryReader(reader, new FilterDirectoryReader.SubReaderWrapper() {
+                    @Override
+                    public LeafReader wrap(LeafReader leaf) {
+                        return new FieldFilterLeafReader(leaf, Set.of(FIELD), true);
+                    }
+                }) {
+                    @Override
+                    protected DirectoryReader doWrapDirectoryReader(DirectoryReader in) {
+                        throw new UnsupportedOperationException();
+                    }
+
+                    @Override
+                    public CacheHelper getReaderCacheHelper() {
+                        return null;
+                    }
+                };
+                assertNotNull(MultiTerms.getTerms(hiding, SKETCHES));
+                for (org.apache.lucene.search.Query q : queries) {
+                    assertEquals(q.toString(), 0, new IndexSearcher(hiding).count(q));
+                }
             }
         }
     }
