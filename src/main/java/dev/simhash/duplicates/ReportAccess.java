@@ -1,5 +1,8 @@
 package dev.simhash.duplicates;
 
+import dev.simhash.core.SimHash;
+
+import org.elasticsearch.ExceptionsHelper;
 import org.elasticsearch.ResourceNotFoundException;
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.search.SearchRequest;
@@ -7,12 +10,15 @@ import org.elasticsearch.action.search.TransportSearchAction;
 import org.elasticsearch.action.support.IndicesOptions;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.index.query.MatchNoneQueryBuilder;
+import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 
 /**
- * Finds a stored report for a caller: 404 when there is none or it has expired, 403 (or 404 for an index deleted since)
- * unless the caller may read every index the report read. The check is a search of those indices that matches nothing,
- * sent as the caller: security authorizes it exactly as it would authorize the report itself.
+ * Finds a stored report for a caller: the record when the caller may read every index the report read (as its request
+ * named them, {@link ReportRecord#readAs}), otherwise the same 404 as for a report that does not exist or has expired, so
+ * that an answer reveals nothing of another user's report (neither its indices nor that it exists). The check is a search
+ * of those indices that matches nothing, sent as the caller: security authorizes it exactly as it would authorize the
+ * report itself.
  */
 final class ReportAccess {
 
@@ -25,7 +31,8 @@ final class ReportAccess {
     }
 
     static ResourceNotFoundException notFound(String id) {
-        return new ResourceNotFoundException("report [" + id + "] not found: unknown, deleted, or expired");
+        return new ResourceNotFoundException("report [" + SimHash.abbreviate(id) + "] not found: unknown, deleted, expired, or "
+            + "over indices you may not read");
     }
 
     /** The record, once the caller has been found to be allowed to see it. */
@@ -35,17 +42,21 @@ final class ReportAccess {
                 l.onFailure(notFound(id));
                 return;
             }
-            if (record.indices().isEmpty()) {
+            if (record.readAs().isEmpty()) {
                 // the report read no index (a pattern that matched none): it holds nothing to protect, and a search of no
                 // index names would search every index
                 l.onResponse(record);
                 return;
             }
             // strict: a named index the caller may not read is a 403, never silently skipped
-            SearchRequest check = new SearchRequest(record.indices().toArray(String[]::new))
+            SearchRequest check = new SearchRequest(record.readAs().toArray(String[]::new))
                 .indicesOptions(IndicesOptions.strictExpandOpen())
                 .source(new SearchSourceBuilder().size(0).trackTotalHits(false).query(new MatchNoneQueryBuilder()));
-            callerClient.execute(TransportSearchAction.TYPE, check, l.map(r -> record));
+            callerClient.execute(TransportSearchAction.TYPE, check, ActionListener.wrap(r -> l.onResponse(record), e -> {
+                RestStatus status = ExceptionsHelper.status(e);
+                // refused (403), or an index deleted since (404, which would name it): as if there were no such report
+                l.onFailure(status == RestStatus.FORBIDDEN || status == RestStatus.NOT_FOUND ? notFound(id) : e);
+            }));
         }));
     }
 }

@@ -70,8 +70,17 @@ public abstract class ReportIdRequest extends ActionRequest implements IndicesRe
         return OPTIONS;
     }
 
-    /** Whether the id has the form of a report id: a task id, {@code <node id>:<number>}. */
+    /** The length of a report id: a random UUID in base64url without padding. */
+    static final int ID_LENGTH = 22;
+
+    /**
+     * Whether the id has the form of a report id: {@value #ID_LENGTH} base64url characters, or, for a report stored by an
+     * earlier release, its task's id ({@code <node id>:<number>}).
+     */
     static boolean wellFormed(String id) {
+        if (id.length() == ID_LENGTH && id.chars().allMatch(c -> c < 128 && (Character.isLetterOrDigit(c) || c == '-' || c == '_'))) {
+            return true;
+        }
         int colon = id.lastIndexOf(':');
         if (colon <= 0 || colon == id.length() - 1) {
             return false;
@@ -81,13 +90,13 @@ public abstract class ReportIdRequest extends ActionRequest implements IndicesRe
                 return false;
             }
         }
-        return id.length() - colon - 1 <= 18;
+        return id.length() <= 64 && id.length() - colon - 1 <= 18;
     }
 
     @Override
     public ActionRequestValidationException validate() {
         if (wellFormed(id) == false) {
-            return addValidationError("[id] must be a report id as returned by the report (<node id>:<number>), got ["
+            return addValidationError("[id] must be a report id as returned by the report (" + ID_LENGTH + " characters), got ["
                 + SimHash.abbreviate(id) + "]", null);
         }
         return null;

@@ -11,17 +11,21 @@ import java.util.Map;
  * concrete indices, how long it lives by its expiry, and what it says by its state, its last progress and, once finished,
  * its response or its error.
  *
- * @param id          the report's id: the id of the task that runs it ({@code node:number})
+ * @param id          the report's id: random, so that it tells nothing of other reports (records of earlier releases: the
+ *                    task's id)
+ * @param task        the id of the task that runs it ({@code node:number})
  * @param state       the stored state; {@link State#RUNNING} until the report ends
  * @param indices     the concrete indices the report reads (and, with {@code write_group_id}, writes)
+ * @param readAs      the indices as the caller's request named them once security resolved them (an alias stays an
+ *                    alias): who may read every one of them may read the report
  * @param startMillis when the task started (epoch milliseconds), to tell it from a later task with the same id
  * @param expiryMillis when the record is removed (epoch milliseconds)
  * @param status      the last recorded progress (the task's status), or null
  * @param response    the report, once completed
  * @param error       the error, once failed or cancelled
  */
-public record ReportRecord(String id, State state, List<String> indices, String field, String writeGroupId, long startMillis,
-                           long expiryMillis, Map<String, Object> status, Map<String, Object> response, Map<String, Object> error) {
+public record ReportRecord(String id, String task, State state, List<String> indices, List<String> readAs, String field,
+                           String writeGroupId, long startMillis, long expiryMillis, Map<String, Object> status, Map<String, Object> response, Map<String, Object> error) {
 
     /** The states of a report; {@link #INTERRUPTED} is never stored: it is what a running record whose task is gone means. */
     public enum State {
@@ -43,12 +47,14 @@ public record ReportRecord(String id, State state, List<String> indices, String 
 
     public ReportRecord {
         indices = List.copyOf(indices);
+        readAs = List.copyOf(readAs);
     }
 
     /** A report that has just started. */
-    public static ReportRecord running(String id, List<String> indices, String field, String writeGroupId, long startMillis,
-                                       long expiryMillis) {
-        return new ReportRecord(id, State.RUNNING, indices, field, writeGroupId, startMillis, expiryMillis, null, null, null);
+    public static ReportRecord running(String id, String task, List<String> indices, List<String> readAs, String field,
+                                       String writeGroupId, long startMillis, long expiryMillis) {
+        return new ReportRecord(id, task, State.RUNNING, indices, readAs, field, writeGroupId, startMillis, expiryMillis, null, null,
+            null);
     }
 
     public boolean expired(long nowMillis) {
@@ -57,20 +63,23 @@ public record ReportRecord(String id, State state, List<String> indices, String 
 
     /** The same record with its latest progress. */
     public ReportRecord withStatus(Map<String, Object> latest) {
-        return new ReportRecord(id, state, indices, field, writeGroupId, startMillis, expiryMillis, latest, response, error);
+        return new ReportRecord(id, task, state, indices, readAs, field, writeGroupId, startMillis, expiryMillis, latest, response,
+            error);
     }
 
     /** The same record in another state, with the final progress, response and error. */
     public ReportRecord finished(State end, Map<String, Object> lastStatus, Map<String, Object> result, Map<String, Object> failure) {
-        return new ReportRecord(id, end, indices, field, writeGroupId, startMillis, expiryMillis, lastStatus, result, failure);
+        return new ReportRecord(id, task, end, indices, readAs, field, writeGroupId, startMillis, expiryMillis, lastStatus, result,
+            failure);
     }
 
     /** The stored document. */
     public Map<String, Object> toSource() {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("task", id);
+        m.put("task", task);
         m.put("state", state.label());
         m.put("indices", indices);
+        m.put("read_as", readAs);
         m.put("field", field);
         if (writeGroupId != null) {
             m.put("write_group_id", writeGroupId);
@@ -93,14 +102,23 @@ public record ReportRecord(String id, State state, List<String> indices, String 
     /** Reads a stored document back. */
     @SuppressWarnings("unchecked")
     public static ReportRecord fromSource(String id, Map<String, Object> source) {
-        List<String> indices = new ArrayList<>();
-        for (Object o : (List<Object>) source.get("indices")) {
-            indices.add(String.valueOf(o));
-        }
-        return new ReportRecord(id, State.of((String) source.get("state")), indices, (String) source.get("field"),
+        List<String> indices = strings((List<Object>) source.get("indices"));
+        // records of earlier releases: the id was the task's, and readers were checked on the concrete indices
+        Object task = source.getOrDefault("task", id);
+        List<String> readAs = source.containsKey("read_as") ? strings((List<Object>) source.get("read_as")) : indices;
+        return new ReportRecord(id, String.valueOf(task), State.of((String) source.get("state")), indices, readAs,
+            (String) source.get("field"),
             (String) source.get("write_group_id"), ((Number) source.get("start_time_in_millis")).longValue(),
             ((Number) source.get("expiration_time_in_millis")).longValue(), (Map<String, Object>) source.get("status"),
             (Map<String, Object>) source.get("response"), (Map<String, Object>) source.get("error"));
+    }
+
+    private static List<String> strings(List<Object> values) {
+        List<String> strings = new ArrayList<>();
+        for (Object o : values) {
+            strings.add(String.valueOf(o));
+        }
+        return strings;
     }
 
     /**
@@ -114,7 +132,7 @@ public record ReportRecord(String id, State state, List<String> indices, String 
         State shown = state == State.RUNNING && taskRunning == false ? State.INTERRUPTED : state;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", id);
-        m.put("task", id);
+        m.put("task", task);
         m.put("state", shown.label());
         m.put("is_running", shown == State.RUNNING);
         m.put("cancelled", shown == State.CANCELLED);

@@ -142,9 +142,9 @@ public final class ReportStore {
     }
 
     /** Cancels the task running a report (as the internal user: the caller was checked already) and waits for its end. */
-    public void cancel(String id, ActionListener<Void> listener) {
+    public void cancel(String task, ActionListener<Void> listener) {
         CancelTasksRequest cancel = new CancelTasksRequest();
-        cancel.setTargetTaskId(new TaskId(id));
+        cancel.setTargetTaskId(new TaskId(task));
         cancel.setReason("the report was deleted");
         cancel.setWaitForCompletion(true);
         client.admin().cluster().cancelTasks(cancel, listener.map(r -> null));
@@ -175,7 +175,7 @@ public final class ReportStore {
     /** Removes up to {@link #CLEANUP_BATCH} records expired at {@code nowMillis}; answers how many were removed. */
     void removeExpired(long nowMillis, ActionListener<Integer> listener) {
         SearchRequest search = new SearchRequest(INDEX).source(new SearchSourceBuilder().size(CLEANUP_BATCH)
-            .query(QueryBuilders.rangeQuery("expiration_time_in_millis").lte(nowMillis)).fetchSource(new String[] { "state" }, null));
+            .query(QueryBuilders.rangeQuery("expiration_time_in_millis").lte(nowMillis)).fetchSource(new String[] { "state", "task" }, null));
         client.search(search, listener.delegateFailureAndWrap((l, r) -> {
             SearchHit[] hits = r.getHits().getHits();
             if (hits.length == 0) {
@@ -186,22 +186,23 @@ public final class ReportStore {
             List<String> running = new ArrayList<>();
             for (SearchHit hit : hits) {
                 bulk.add(new DeleteRequest(INDEX, hit.getId()));
-                if (ReportRecord.State.RUNNING.label().equals(hit.getSourceAsMap().get("state"))) {
-                    running.add(hit.getId());
+                Map<String, Object> source = hit.getSourceAsMap();
+                if (ReportRecord.State.RUNNING.label().equals(source.get("state"))) {
+                    running.add(String.valueOf(source.getOrDefault("task", hit.getId())));
                 }
             }
             SubscribableListener<Void> cancelled = SubscribableListener.newSucceeded(null);
-            for (String id : running) {
+            for (String task : running) {
                 // an expired report is not worth finishing; a task that is gone (interrupted report) is nothing to cancel
-                cancelled = cancelled.andThen(next -> cancelQuietly(id, next));
+                cancelled = cancelled.andThen(next -> cancelQuietly(task, next));
             }
             cancelled.addListener(l.delegateFailureAndWrap((l2, v) -> client.bulk(bulk, l2.map(b -> hits.length))));
         }));
     }
 
-    private void cancelQuietly(String id, ActionListener<Void> next) {
+    private void cancelQuietly(String task, ActionListener<Void> next) {
         CancelTasksRequest cancel = new CancelTasksRequest();
-        cancel.setTargetTaskId(new TaskId(id));
+        cancel.setTargetTaskId(new TaskId(task));
         cancel.setReason("the report expired");
         client.admin().cluster().cancelTasks(cancel, ActionListener.running(() -> next.onResponse(null)));
     }

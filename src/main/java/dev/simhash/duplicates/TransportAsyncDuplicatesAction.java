@@ -9,6 +9,7 @@ import org.elasticsearch.action.support.ActionFilters;
 import org.elasticsearch.action.support.HandledTransportAction;
 import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
 import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.UUIDs;
 import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.common.xcontent.XContentHelper;
@@ -76,17 +77,21 @@ public final class TransportAsyncDuplicatesAction extends HandledTransportAction
         }
         // the report's own task, not a child of this one: it outlives this request, and its id is the report's id
         DuplicatesTask reportTask = (DuplicatesTask) taskManager.register("transport", DuplicatesAction.NAME, report);
-        String id = new TaskId(clusterService.localNode().getId(), reportTask.getId()).toString();
+        // the report's id is random, not the task's: an id tells nothing of other reports and cannot be guessed from one
+        String id = UUIDs.randomBase64UUID();
+        String taskId = new TaskId(clusterService.localNode().getId(), reportTask.getId()).toString();
         long start = reportTask.getStartTime();
-        ReportRecord record = ReportRecord.running(id, List.of(concrete), report.field(), report.writeGroupId(), start,
-            start + request.keepAlive().millis());
+        // who may read it is checked on the indices as the request names them once security resolved them: an alias the
+        // caller may read stays an alias (its concrete index may be out of the caller's reach)
+        ReportRecord record = ReportRecord.running(id, taskId, List.of(concrete), List.of(report.indices()), report.field(),
+            report.writeGroupId(), start, start + request.keepAlive().millis());
         ActionListener<AsyncDuplicatesResponse> once = ActionListener.notifyOnce(listener);
         // running is stored before the report starts: a node that dies mid-report leaves a record that says so
         store.create(record, new ActionListener<>() {
             @Override
             public void onResponse(Void stored) {
                 new Run(record, reportTask, report).start();
-                once.onResponse(new AsyncDuplicatesResponse(id));
+                once.onResponse(new AsyncDuplicatesResponse(id, taskId));
             }
 
             @Override

@@ -20,14 +20,18 @@ import org.elasticsearch.action.bulk.BulkResponse;
 import org.elasticsearch.action.bulk.TransportBulkAction;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesResponse;
 import org.elasticsearch.action.fieldcaps.TransportFieldCapabilitiesAction;
+import org.elasticsearch.action.search.ClearScrollRequest;
 import org.elasticsearch.action.search.ClosePointInTimeRequest;
 import org.elasticsearch.action.search.OpenPointInTimeRequest;
 import org.elasticsearch.action.search.OpenPointInTimeResponse;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
+import org.elasticsearch.action.search.SearchScrollRequest;
+import org.elasticsearch.action.search.TransportClearScrollAction;
 import org.elasticsearch.action.search.TransportClosePointInTimeAction;
 import org.elasticsearch.action.search.TransportOpenPointInTimeAction;
 import org.elasticsearch.action.search.TransportSearchAction;
+import org.elasticsearch.action.search.TransportSearchScrollAction;
 import org.elasticsearch.action.support.ActionFilters;
 import org.elasticsearch.action.support.ContextPreservingActionListener;
 import org.elasticsearch.action.support.HandledTransportAction;
@@ -173,6 +177,13 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
          * groups' members are fetched after grouping: the scan then loads no stored fields at all.
          */
         private boolean idsWhileReading;
+        /**
+         * Whether the caller may read the concrete indices. A search through a point in time is authorized on the concrete
+         * indices it was opened on, whatever expression opened it; a caller whose read privilege is on an alias (not on
+         * its indices) reads through scrolls of the alias instead, ids included, so that no member fetch is needed.
+         */
+        private boolean scrolling;
+        private String[] scrollIds;
         private FingerprintTable table;
         private Longs[] sliceHashes;
         // with min_similarity: the threshold, and each document's sketch (at doc * BYTES) beside the table, read in a second
@@ -222,7 +233,10 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
          */
         private void allocate() {
             this.idsWhileReading = request.writeGroupId() != null || request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL
-                || verification != null;
+                || verification != null || scrolling;
+            if (scrolling) {
+                scrollIds = new String[slices];
+            }
             if (verification != null) {
                 sketchBytes = new byte[1024 * MinHashSketch.BYTES];
                 sketchPresent = new BitSet();
@@ -285,14 +299,53 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     } else {
                         request.defaultMaxDistance(fingerprints::defaultMaxDistance);
                     }
-                    allocate();
-                    if (request.writeGroupId() == null) {
-                        openPit();
-                    } else {
-                        // everything that can refuse the write is checked before anything is read, let alone written
-                        checkWritable(caps.getIndices());
-                    }
+                    checkConcreteIndices(caps.getIndices(), () -> {
+                        allocate();
+                        if (request.writeGroupId() == null) {
+                            openPit();
+                        } else {
+                            // everything that can refuse the write is checked before anything is read, let alone written
+                            checkWritable(caps.getIndices());
+                        }
+                    });
                 }));
+        }
+
+        /**
+         * Finds out, as the caller, whether it may search the concrete indices (a search that matches nothing): if
+         * security refuses, the report reads by scrolls of the request's own indices ({@link #scrolling}).
+         */
+        private void checkConcreteIndices(String[] concrete, Runnable then) {
+            if (concrete.length == 0) {
+                then.run();
+                return;
+            }
+            SearchRequest check = new SearchRequest(concrete).source(new SearchSourceBuilder().size(0).trackTotalHits(false)
+                .query(QueryBuilders.boolQuery().mustNot(QueryBuilders.matchAllQuery())));
+            client.execute(TransportSearchAction.TYPE, check, ContextPreservingActionListener.wrapPreservingContext(new ActionListener<>() {
+                @Override
+                public void onResponse(SearchResponse r) {
+                    proceed();
+                }
+
+                @Override
+                public void onFailure(Exception e) {
+                    if (ExceptionsHelper.status(e) != RestStatus.FORBIDDEN) {
+                        fail(e);
+                        return;
+                    }
+                    scrolling = true;
+                    proceed();
+                }
+
+                private void proceed() {
+                    try {
+                        then.run();
+                    } catch (Exception failure) {
+                        fail(failure);
+                    }
+                }
+            }, threadPool.getThreadContext()));
         }
 
         /**
@@ -350,6 +403,12 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         }
 
         private void openPit() {
+            if (scrolling) {
+                for (int slice = 0; slice < slices; slice++) {
+                    readPage(slice, null);
+                }
+                return;
+            }
             OpenPointInTimeRequest open = new OpenPointInTimeRequest(request.indices()).indicesOptions(request.indicesOptions())
                 .keepAlive(keepAlive);
             client.execute(TransportOpenPointInTimeAction.TYPE, open, step((OpenPointInTimeResponse r) -> {
@@ -371,8 +430,12 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         }
 
         private SearchSourceBuilder scan(BoolQueryBuilder query, Object[] searchAfter) {
-            SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(pageSize).fetchSource(false)
-                .trackTotalHits(false).sort(SortBuilders.pitTiebreaker()).pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(keepAlive));
+            SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(pageSize).fetchSource(false).trackTotalHits(false);
+            if (scrolling) {
+                source.sort(SortBuilders.fieldSort("_doc"));
+            } else {
+                source.sort(SortBuilders.pitTiebreaker()).pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(keepAlive));
+            }
             if (verification == null) {
                 source.docValueField(hashPath, fingerprints.format());
             } else {
@@ -406,7 +469,15 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (request.writeGroupId() != null) {
                 source.docValueField(request.writeGroupId());
             }
-            SearchRequest search = new SearchRequest().source(source).allowPartialSearchResults(false);
+            if (scrolling && searchAfter != null) {
+                SearchScrollRequest next = new SearchScrollRequest(scrollIds[slice]).scroll(keepAlive);
+                client.execute(TransportSearchScrollAction.TYPE, next, step((SearchResponse r) -> onPage(slice, false, r)));
+                return;
+            }
+            SearchRequest search = scrolling
+                ? new SearchRequest(request.indices()).indicesOptions(request.indicesOptions()).scroll(keepAlive).source(source)
+                : new SearchRequest().source(source);
+            search.allowPartialSearchResults(false);
             client.execute(TransportSearchAction.TYPE, search, step((SearchResponse r) -> onPage(slice, searchAfter == null, r)));
         }
 
@@ -421,6 +492,9 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         }
 
         private void onPage(int slice, boolean first, SearchResponse response) {
+            if (scrolling) {
+                scrollIds[slice] = response.getScrollId();
+            }
             checkShards(response, "reading fingerprints");
             if (first && response.getHits().getTotalHits() != null) {
                 long total = docsTotal.addAndGet(CompatHits.value(response.getHits().getTotalHits()));
@@ -472,6 +546,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (hits.length == pageSize) {
                 readPage(slice, hits[hits.length - 1].getSortValues());
             } else if (slicesRunning.decrementAndGet() == 0) {
+                clearScrolls();
                 readNanos = System.nanoTime();
                 if (idsWhileReading) {
                     closePit();
@@ -763,6 +838,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         private void fail(Exception e) {
             closePit();
+            clearScrolls();
             memory.close();
             if (docsToUpdate >= 0) {
                 // a report stopped in the write phase (a failed bulk item, a cancellation) has written part of the group ids:
@@ -801,6 +877,25 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (renewal != null) {
                 renewal.cancel();
                 renewal = null;
+            }
+        }
+
+        /** Releases the scrolls of {@link #scrolling} (best effort: they expire after their keep-alive anyway). */
+        private void clearScrolls() {
+            String[] ids = scrollIds;
+            if (ids == null) {
+                return;
+            }
+            ClearScrollRequest clear = new ClearScrollRequest();
+            for (String id : ids) {
+                if (id != null) {
+                    clear.addScrollId(id);
+                }
+            }
+            scrollIds = null;
+            if (clear.getScrollIds() != null && clear.getScrollIds().isEmpty() == false) {
+                // as the caller (a scroll is cleared by whoever opened it), not as a child: the task may be cancelled
+                TransportDuplicatesAction.this.client.execute(TransportClearScrollAction.TYPE, clear, ActionListener.noop());
             }
         }
 

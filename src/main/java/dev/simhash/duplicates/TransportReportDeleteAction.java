@@ -37,7 +37,7 @@ public final class TransportReportDeleteAction extends HandledTransportAction<Re
         access.find(request.id(), once.delegateFailureAndWrap((l, record) -> {
             SubscribableListener<Void> stopped = new SubscribableListener<>();
             if (record.state() == ReportRecord.State.RUNNING) {
-                store.cancel(record.id(), new ActionListener<>() {
+                store.cancel(record.task(), new ActionListener<>() {
                     @Override
                     public void onResponse(Void v) {
                         stopped.onResponse(null);

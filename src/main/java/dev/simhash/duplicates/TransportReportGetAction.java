@@ -44,7 +44,7 @@ public final class TransportReportGetAction extends HandledTransportAction<Repor
                 l.onResponse(new ReportGetResponse(record.view(false, null)));
                 return;
             }
-            GetTaskRequest get = new GetTaskRequest().setTaskId(new TaskId(record.id()));
+            GetTaskRequest get = new GetTaskRequest().setTaskId(new TaskId(record.task()));
             store.internalClient().admin().cluster().getTask(get, new ActionListener<>() {
                 @Override
                 public void onResponse(org.elasticsearch.action.admin.cluster.node.tasks.get.GetTaskResponse response) {

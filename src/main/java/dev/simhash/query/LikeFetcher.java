@@ -4,8 +4,10 @@ import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
+import dev.simhash.neardup.FingerprintMappings;
 import dev.simhash.query.SimHashQueryBuilder.Like;
 
+import org.elasticsearch.ExceptionsHelper;
 import org.elasticsearch.ResourceNotFoundException;
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.fieldcaps.FieldCapabilities;
@@ -13,10 +15,14 @@ import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
 import org.elasticsearch.action.fieldcaps.TransportFieldCapabilitiesAction;
 import org.elasticsearch.action.get.GetRequest;
 import org.elasticsearch.action.search.SearchRequest;
+import org.elasticsearch.action.support.IndicesOptions;
 import org.elasticsearch.client.internal.Client;
+import org.elasticsearch.cluster.metadata.Metadata;
+import org.elasticsearch.common.regex.Regex;
 import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.common.xcontent.support.XContentMapValues;
 import org.elasticsearch.index.query.IdsQueryBuilder;
+import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.search.fetch.subphase.FetchSourceContext;
@@ -98,13 +104,24 @@ final class LikeFetcher {
 
     void fetch(Client client, ActionListener<Liked> l) {
         // the steps below answer from inside listeners that turn a throw into onFailure: complete exactly once regardless
-        ActionListener<Liked> listener = ActionListener.notifyOnce(l);
-        if (like.index() == null) {
-            // a search for the id in the indices the caller may read: security expands the indices, alias filters apply
-            if (sketchNeed == SketchNeed.NONE) {
-                fromDocValues(client, new String[0], listener);
+        ActionListener<Liked> once = ActionListener.notifyOnce(l);
+        String[] named = like.index() == null ? new String[0] : new String[] { like.index() };
+        // a 400 from reading a field that holds no fingerprints says what is wrong with [field] instead, when it can
+        ActionListener<Liked> listener = ActionListener.wrap(once::onResponse, e -> {
+            if (ExceptionsHelper.status(e) == RestStatus.BAD_REQUEST) {
+                failWithField(client, named, e, once);
             } else {
-                fetchTogether(client, new String[0], null, listener);
+                once.onFailure(e);
+            }
+        });
+        if (like.index() == null || isExpression(like.index())) {
+            // a search for the id in the indices the caller may read (security expands the expression), then a GET of the
+            // concrete index it was found in, as the caller, before the document is used
+            ActionListener<Liked> confirmed = confirm(client, listener);
+            if (sketchNeed == SketchNeed.NONE) {
+                fromDocValues(client, named, confirmed);
+            } else {
+                fetchTogether(client, named, null, confirmed);
             }
             return;
         }
@@ -131,6 +148,29 @@ final class LikeFetcher {
         }, listener::onFailure));
     }
 
+    /** Whether {@code like.index} names several indices: a pattern, a list or {@code _all} (a GET takes one index or alias). */
+    static boolean isExpression(String index) {
+        return Regex.isSimpleMatchPattern(index) || index.indexOf(',') >= 0 || Metadata.ALL.equals(index);
+    }
+
+    /**
+     * Passes on a document found by a search of several indices only once a realtime GET of it in the concrete index it
+     * was found in, as the caller, finds it too: a document of an index the caller may not GET (or deleted since the last
+     * refresh) answers as a missing one.
+     */
+    private ActionListener<Liked> confirm(Client client, ActionListener<Liked> listener) {
+        return listener.delegateFailureAndWrap((l, liked) -> {
+            GetRequest get = new GetRequest(liked.index(), like.id()).routing(like.routing()).preference("_local")
+                .fetchSourceContext(FetchSourceContext.DO_NOT_FETCH_SOURCE);
+            client.get(get, ActionListener.wrap(response -> {
+                if (!response.isExists()) {
+                    throw notFound();
+                }
+                l.onResponse(liked);
+            }, e -> l.onFailure(ExceptionsHelper.status(e) == RestStatus.FORBIDDEN ? notFound() : e)));
+        });
+    }
+
     /**
      * The one answer for a liked document that does not exist and one the caller may not see in {@code like.index} (an alias
      * filter, document-level security): the same status and words, so that the answer reveals nothing.
@@ -138,6 +178,24 @@ final class LikeFetcher {
     private ResourceNotFoundException notFound() {
         return new ResourceNotFoundException("[like] document " + like.describe() + " not found" + (like.index() == null
             ? " in any index" : "") + " (a document indexed since the last refresh is found once the index is refreshed)");
+    }
+
+    /**
+     * Fails with what is wrong with {@code field} in {@code indices} when field capabilities show that it is not a field of
+     * fingerprints there (a [text] field, say), else with {@code e}: reading the liked document's fingerprint from such a
+     * field fails with Elasticsearch's own words about formats, which do not say what to change.
+     */
+    private void failWithField(Client client, String[] indices, Exception e, ActionListener<Liked> listener) {
+        client.execute(TransportFieldCapabilitiesAction.TYPE, FingerprintMappings.request(indices, IndicesOptions.lenientExpandOpen(),
+            field), ActionListener.wrap(caps -> {
+                try {
+                    FingerprintMappings.checkFingerprint(caps, field);
+                } catch (IllegalArgumentException wrongField) {
+                    listener.onFailure(wrongField);
+                    return;
+                }
+                listener.onFailure(e);
+            }, ignored -> listener.onFailure(e)));
     }
 
     /**
@@ -226,6 +284,10 @@ final class LikeFetcher {
             .query(new IdsQueryBuilder().addIds(like.id())).size(2).fetchSource(false).docValueField(hashPath)
             .docValueField(field, "long"));
         client.search(search, listener.map(response -> {
+            if (response.getShardFailures().length > 0) {
+                // a shard that could not read the field (not a field of fingerprints there): no hit would mean nothing
+                throw ExceptionsHelper.convertToRuntime((Exception) ExceptionsHelper.unwrapCause(response.getShardFailures()[0].getCause()));
+            }
             SearchHit[] hits = response.getHits().getHits();
             if (hits.length == 0) {
                 // with an index, the realtime GET found it: not refreshed yet, or hidden from the caller by an alias filter

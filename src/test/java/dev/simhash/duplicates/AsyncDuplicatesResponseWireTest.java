@@ -8,12 +8,13 @@ public class AsyncDuplicatesResponseWireTest extends AbstractWireSerializingTest
 
     @Override
     protected AsyncDuplicatesResponse createTestInstance() {
-        return new AsyncDuplicatesResponse(randomAlphaOfLengthBetween(5, 22) + ":" + randomNonNegativeInt());
+        return new AsyncDuplicatesResponse(randomAlphaOfLength(20), randomAlphaOfLengthBetween(5, 22) + ":" + randomNonNegativeInt());
     }
 
     @Override
     protected AsyncDuplicatesResponse mutateInstance(AsyncDuplicatesResponse instance) {
-        return new AsyncDuplicatesResponse(instance.id() + "1");
+        return randomBoolean() ? new AsyncDuplicatesResponse(instance.id() + "1", instance.task())
+            : new AsyncDuplicatesResponse(instance.id(), instance.task() + "1");
     }
 
     @Override

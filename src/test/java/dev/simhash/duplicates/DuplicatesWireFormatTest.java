@@ -50,8 +50,10 @@ public class DuplicatesWireFormatTest extends ESTestCase {
             assertEquals("body.simhash", copy.report().field());
             assertEquals(QueryBuilders.termQuery("tag", "a"), copy.report().query());
         }
-        for (AsyncDuplicatesResponse copy : copies(new AsyncDuplicatesResponse("node:17"), AsyncDuplicatesResponse::new)) {
-            assertEquals("node:17", copy.id());
+        for (AsyncDuplicatesResponse copy : copies(new AsyncDuplicatesResponse("Zm9vYmFyYmF6cXV4MTIzNA", "node:17"),
+            AsyncDuplicatesResponse::new)) {
+            assertEquals("Zm9vYmFyYmF6cXV4MTIzNA", copy.id());
+            assertEquals("node:17", copy.task());
         }
     }
 

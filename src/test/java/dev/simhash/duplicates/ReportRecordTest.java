@@ -14,8 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ReportRecordTest {
 
-    private static final ReportRecord RUNNING = ReportRecord.running("n1:17", List.of("a", "b"), "simhash", null, 1_000, 61_000);
-    private static final ReportRecord WRITING = ReportRecord.running("n1:18", List.of("a"), "simhash", "dup_group", 1_000, 61_000);
+    private static final ReportRecord RUNNING = ReportRecord.running("Zm9vYmFyYmF6cXV4MTIzNA", "n1:17", List.of("a", "b"),
+        List.of("a*"), "simhash", null, 1_000, 61_000);
+    private static final ReportRecord WRITING = ReportRecord.running("YmFyYmF6cXV4Zm9vMTIzNA", "n1:18", List.of("a"), List.of("alias-a"),
+        "simhash", "dup_group", 1_000, 61_000);
 
     @Test
     void theStoredDocumentReadsBackAsTheSameRecord() {
@@ -24,6 +26,13 @@ class ReportRecordTest {
             assertEquals(r, ReportRecord.fromSource(r.id(), r.toSource()));
         }
         assertEquals("completed", done.toSource().get("state"));
+        // a record stored by an earlier release: the id was the task's, and readers were checked on the concrete indices
+        Map<String, Object> earlier = new java.util.HashMap<>(RUNNING.toSource());
+        earlier.remove("read_as");
+        earlier.remove("task");
+        ReportRecord old = ReportRecord.fromSource("n1:17", earlier);
+        assertEquals("n1:17", old.task());
+        assertEquals(List.of("a", "b"), old.readAs());
         assertEquals(false, done.toSource().get("cancelled"));
         assertEquals(true, WRITING.finished(ReportRecord.State.CANCELLED, null, null, Map.of("type", "x")).toSource().get("cancelled"));
     }
@@ -76,9 +85,11 @@ class ReportRecordTest {
     }
 
     @Test
-    void reportIdsAreTaskIds() {
+    void reportIdsAreRandomOrAnEarlierReleasesTaskIds() {
         assertTrue(ReportIdRequest.wellFormed("oTUltX4IQMOUUVeiohTt8A:12345"));
-        for (String bad : List.of("", "abc", ":12", "node:", "node:12a", "node:1234567890123456789")) {
+        assertTrue(ReportIdRequest.wellFormed("Zm9vYmFyYmF6cXV4MTIz-_"));
+        for (String bad : List.of("", "abc", ":12", "node:", "node:12a", "node:1234567890123456789", "Zm9vYmFyYmF6cXV4MTIz+/",
+            "Zm9vYmFyYmF6cXV4MTIzNAx", "x".repeat(300) + ":12")) {
             assertFalse(ReportIdRequest.wellFormed(bad), bad);
         }
         assertTrue(new ReportGetRequest("x").validate().getMessage().contains("[id] must be a report id"));

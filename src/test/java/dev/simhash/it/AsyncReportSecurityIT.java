@@ -56,13 +56,19 @@ class AsyncReportSecurityIT {
                       privileges: ['read']
                 monitor_only:
                   cluster: ['monitor']
+                alias_reader:
+                  indices:
+                    - names: ['alias-of-public']
+                      privileges: ['read']
                 """)
             .user("reader", PASSWORD, "public_reader")
             .user("watcher", PASSWORD, "monitor_only")
+            .user("aliased", PASSWORD, "alias_reader")
             .build().start();
         admin = cluster.rest();
         corpus.load(admin, SECRET, 2, null);
         corpus.load(admin, PUBLIC, 1, null);
+        admin.ok("POST", "/_aliases", "{\"actions\": [{\"add\": {\"index\": \"" + PUBLIC + "\", \"alias\": \"alias-of-public\"}}]}");
         CollapseCorpus.loadSlow(admin, SLOW, 1, 7);
     }
 
@@ -82,7 +88,9 @@ class AsyncReportSecurityIT {
         assertEquals(200, a.status(), a.toString());
         String id = a.at("id");
         assertNotNull(id, a.toString());
-        assertEquals(id, a.at("task"), "the id is the task's id: " + a);
+        // an id says nothing of other reports: random, not the task's (node:number) id, which the answer gives apart
+        assertTrue(id.matches("[A-Za-z0-9_-]{22}"), a.toString());
+        assertTrue(String.valueOf((Object) a.at("task")).matches("[A-Za-z0-9_-]+:[0-9]+"), a.toString());
         return id;
     }
 
@@ -146,19 +154,26 @@ class AsyncReportSecurityIT {
 
         Rest watcher = cluster.restAs("watcher");
         Rest reader = cluster.restAs("reader");
+        // to whoever may not read it, the report answers exactly as an unknown one: neither its indices nor its existence
+        // (a reader of other indices: 404; a user who may read no index at all is refused the action itself: 403)
+        String unknown = "AAAAAAAAAAAAAAAAAAAAAA";
         for (Rest outsider : List.of(watcher, reader)) {
             Rest.Answer get = outsider.get("/_simhash/duplicates/" + id);
-            assertEquals(403, get.status(), get.toString());
-            assertTrue(get.body().contains("security_exception"), get.toString());
+            Rest.Answer getUnknown = outsider.get("/_simhash/duplicates/" + unknown);
+            assertEquals(outsider == reader ? 404 : 403, get.status(), get.toString());
+            assertEquals(getUnknown.body().replace(unknown, "ID"), get.body().replace(id, "ID"));
+            assertFalse(get.body().contains(SECRET), get.toString());
             Rest.Answer delete = outsider.delete("/_simhash/duplicates/" + id);
-            assertEquals(403, delete.status(), delete.toString());
+            assertEquals(get.status(), delete.status(), delete.toString());
+            assertEquals(outsider.delete("/_simhash/duplicates/" + unknown).body().replace(unknown, "ID"), delete.body().replace(id, "ID"));
         }
         // the refused delete left the record in place
         assertEquals(200, admin.get("/_simhash/duplicates/" + id).status());
 
         // nothing of the report is kept as a task result: _tasks shows no member ids of secret to a monitor-only user
+        String taskId = done.at("task");
         for (Rest who : List.of(watcher, admin)) {
-            Rest.Answer task = who.get("/_tasks/" + id);
+            Rest.Answer task = who.get("/_tasks/" + taskId);
             assertEquals(404, task.status(), task.toString());
             for (String docId : secretIds) {
                 assertFalse(task.body().contains("\"" + docId + "\""), "document id [" + docId + "] leaked: " + task);
@@ -193,12 +208,30 @@ class AsyncReportSecurityIT {
         assertFalse(tasks.body().contains("simhash/duplicates\""), "the report's task was cancelled: " + tasks);
     }
 
+    /** A user whose read privilege is on an alias runs reports on it, and reads and deletes their own background report. */
+    @Test
+    @Order(2)
+    void aReaderOfAnAliasRunsReadsAndDeletesTheirReport() throws Exception {
+        Rest aliased = cluster.restAs("aliased");
+        Rest.Answer expected = admin.post("/" + PUBLIC + "/_simhash/duplicates", report(""));
+        Rest.Answer sync = aliased.post("/alias-of-public/_simhash/duplicates", report(""));
+        assertEquals(200, sync.status(), sync.toString());
+        assertEquals(DuplicatesAsyncIT.comparable(expected.json()), DuplicatesAsyncIT.comparable(sync.json()), sync.toString());
+        String id = start(aliased, "alias-of-public", report(""), "");
+        Rest.Answer done = awaitEnd(aliased, id);
+        assertEquals("completed", done.at("state"), done.toString());
+        assertEquals(DuplicatesAsyncIT.comparable(expected.json()), DuplicatesAsyncIT.comparable(done.at("response")), done.toString());
+        Rest.Answer delete = aliased.delete("/_simhash/duplicates/" + id);
+        assertEquals(200, delete.status(), delete.toString());
+        assertEquals(404, aliased.get("/_simhash/duplicates/" + id).status());
+    }
+
     @Test
     @Order(3)
     void aCancelledReportReadsBackAsCancelled() throws Exception {
         String id = start(admin, SLOW, report(""), "");
         awaitPhase(admin, id, "group");
-        Rest.Answer cancel = admin.post("/_tasks/" + id + "/_cancel", null);
+        Rest.Answer cancel = admin.post("/_tasks/" + admin.get("/_simhash/duplicates/" + id).at("task") + "/_cancel", null);
         assertEquals(200, cancel.status(), cancel.toString());
         Rest.Answer done = awaitEnd(admin, id);
         assertEquals("cancelled", done.at("state"), done.toString());

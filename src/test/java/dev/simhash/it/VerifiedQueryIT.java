@@ -307,6 +307,68 @@ class VerifiedQueryIT {
         }
     }
 
+    /**
+     * A liked document deleted since the last refresh is not found, whatever the threshold: the realtime GET that every
+     * {@code like} with an index starts with sees the delete, where a search would still read the old document.
+     */
+    @Test
+    void aLikedDocumentDeletedButNotRefreshedIsNotFoundWhateverTheThreshold() {
+        String index = INDEX + "-deleted";
+        rest.ok("PUT", "/" + index, """
+            {"settings": {"number_of_shards": 1, "number_of_replicas": 0, "refresh_interval": -1},
+             "mappings": {"properties": {"body": {"type": "text", "fields": {"simhash": {"type": "simhash"}}}}}}""");
+        String text = randomText(40);
+        rest.ok("PUT", "/" + index + "/_doc/gone", toJson(Map.of("body", text)));
+        rest.ok("PUT", "/" + index + "/_doc/kept", toJson(Map.of("body", text + " " + randomText(2))));
+        rest.ok("POST", "/" + index + "/_refresh", null);
+        rest.ok("DELETE", "/" + index + "/_doc/gone", null);
+        for (Map<String, Object> extra : List.of(Map.<String, Object>of(), Map.<String, Object>of("min_similarity", 0.5),
+            Map.<String, Object>of("max_distance", 12))) {
+            Map<String, Object> query = ordered("field", "body.simhash", "like", Map.of("index", index, "id", "gone"));
+            query.putAll(extra);
+            Rest.Answer a = rest.post("/" + index + "/_search", toJson(Map.of("query", Map.of("simhash", query))));
+            assertEquals(404, a.status(), query + " " + a);
+            assertTrue(a.body().contains("[like] document [" + index + "/gone] not found"), a.toString());
+        }
+        rest.delete("/" + index);
+    }
+
+    /**
+     * {@code like} with an index pattern finds the document in the one index that holds it, and says which indices hold it
+     * when several do; a {@code field} that is the text (not its {@code simhash} field) is named as such.
+     */
+    @Test
+    void likeWithAPatternAndLikeOnTheTextFieldAnswerWhatIsWrong() {
+        String text = randomText(40);
+        for (String index : List.of(INDEX + "-pat1", INDEX + "-pat2")) {
+            rest.ok("PUT", "/" + index, """
+                {"settings": {"number_of_shards": 2, "number_of_replicas": 0},
+                 "mappings": {"properties": {"body": {"type": "text", "fields": {"simhash": {"type": "simhash"}}}}}}""");
+            rest.ok("PUT", "/" + index + "/_doc/twice", toJson(Map.of("body", text)));
+        }
+        rest.ok("PUT", "/" + INDEX + "-pat1/_doc/once", toJson(Map.of("body", text + " " + randomText(1))));
+        rest.ok("POST", "/" + INDEX + "-pat*/_refresh", null);
+        String pattern = INDEX + "-pat*";
+        for (Map<String, Object> extra : List.of(Map.<String, Object>of(), Map.<String, Object>of("max_distance", 12))) {
+            Map<String, Object> once = ordered("field", "body.simhash", "like", Map.of("index", pattern, "id", "once"));
+            once.putAll(extra);
+            Rest.Answer found = rest.post("/" + pattern + "/_search", toJson(Map.of("query", Map.of("simhash", once))));
+            assertEquals(200, found.status(), found.toString());
+            assertEquals(2, ((List<?>) found.at("hits.hits")).size(), found.toString());
+            Map<String, Object> twice = ordered("field", "body.simhash", "like", Map.of("index", pattern, "id", "twice"));
+            twice.putAll(extra);
+            Rest.Answer several = rest.post("/" + pattern + "/_search", toJson(Map.of("query", Map.of("simhash", twice))));
+            assertEquals(400, several.status(), several.toString());
+            assertTrue(several.body().contains("exists in several indices"), several.toString());
+            Map<String, Object> onText = ordered("field", "body", "like", Map.of("index", INDEX + "-pat1", "id", "once"));
+            onText.putAll(extra);
+            Rest.Answer text400 = rest.post("/" + INDEX + "-pat1/_search", toJson(Map.of("query", Map.of("simhash", onText))));
+            assertEquals(400, text400.status(), text400.toString());
+            assertTrue(text400.body().contains("[field] [body] is a [text] field; it must name a [simhash] field"), text400.toString());
+        }
+        rest.delete("/" + INDEX + "-pat*");
+    }
+
     @Test
     void theMappingRecordsTheSketch() {
         rest.ok("PUT", "/" + PLAIN + "-mapping", """
