@@ -25,7 +25,8 @@ final class ReportAccess {
     }
 
     static ResourceNotFoundException notFound(String id) {
-        return new ResourceNotFoundException("report [" + id + "] not found: unknown, deleted, or expired");
+        return new ResourceNotFoundException("report [" + dev.simhash.core.SimHash.abbreviate(id)
+            + "] not found: unknown, deleted, or expired");
     }
 
     /** The record, once the caller has been found to be allowed to see it. */
