@@ -570,9 +570,10 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         try {
             bytes = Base64.getDecoder().decode(value);
         } catch (IllegalArgumentException e) {
+            // not chained: the decoder's own message ("Illegal base64 character a" for a line feed) would only mislead
             throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be base64 of " + MinHashSketch.BYTES
                 + " bytes, the [" + MinHashSketch.ALGORITHM + "] sketch as the [fields] option returns it with the format ["
-                + MinHashSketch.ALGORITHM + "] (one line, no spaces), got [" + SimHash.describe(value) + "]", e);
+                + MinHashSketch.ALGORITHM + "] (one line, no spaces), got [" + SimHash.describe(value) + "]");
         }
         if (bytes.length != MinHashSketch.BYTES) {
             throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be the " + MinHashSketch.BYTES + " bytes of a ["
