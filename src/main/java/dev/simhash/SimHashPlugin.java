@@ -32,6 +32,7 @@ import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.mapper.HexFormat;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.query.SimHashQueryBuilder;
+import dev.simhash.request.SketchFormatFilter;
 import dev.simhash.script.SimHashScriptEngine;
 import dev.simhash.weights.DeleteWeightsAction;
 import dev.simhash.weights.GetWeightsAction;
@@ -54,6 +55,7 @@ import dev.simhash.weights.WeightsStatus;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
+import org.elasticsearch.action.support.ActionFilter;
 import org.elasticsearch.common.settings.Setting;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.features.NodeFeature;
@@ -97,6 +99,11 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
             CompatIndices.of(services));
         reports.start(services.clusterService().getSettings());
         return List.of(weights, access, new WeightsChanges(services.clusterService(), access), reports);
+    }
+
+    @Override
+    public Collection<ActionFilter> getActionFilters() {
+        return List.of(new SketchFormatFilter());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.simhash.duplicates;
 
+import dev.simhash.core.SimHash;
 import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionRequest;
@@ -23,6 +24,11 @@ public final class AsyncDuplicatesRequest extends ActionRequest implements Indic
     public static final TimeValue DEFAULT_KEEP_ALIVE = TimeValue.timeValueDays(5);
     /** The shortest keep-alive: a record must outlive the request that starts it. */
     public static final TimeValue MIN_KEEP_ALIVE = TimeValue.timeValueSeconds(1);
+    /**
+     * The longest keep-alive: a record's expiration time (start plus keep-alive, in milliseconds) must stay a valid time,
+     * and a year is longer than any report needs to be kept.
+     */
+    public static final TimeValue MAX_KEEP_ALIVE = TimeValue.timeValueDays(365);
 
     private final DuplicatesRequest report;
     private final TimeValue keepAlive;
@@ -39,10 +45,18 @@ public final class AsyncDuplicatesRequest extends ActionRequest implements Indic
         this.keepAlive = body.readTimeValue();
     }
 
-    /** A keep-alive given by the caller: at least {@link #MIN_KEEP_ALIVE}, else a 400 naming {@code [keep_alive]}. */
+    /**
+     * A keep-alive given by the caller: from {@link #MIN_KEEP_ALIVE} to {@link #MAX_KEEP_ALIVE}, else a 400 naming
+     * {@code [keep_alive]}.
+     */
     public static TimeValue checkKeepAlive(TimeValue keepAlive) {
         if (keepAlive.compareTo(MIN_KEEP_ALIVE) < 0) {
             throw new IllegalArgumentException("[keep_alive] must be at least [" + MIN_KEEP_ALIVE + "], got [" + keepAlive + "]");
+        }
+        if (keepAlive.compareTo(MAX_KEEP_ALIVE) > 0) {
+            String given = keepAlive.getStringRep() == null ? keepAlive.toString() : keepAlive.getStringRep();
+            throw new IllegalArgumentException("[keep_alive] must be at most [" + MAX_KEEP_ALIVE + "], got [" + SimHash.abbreviate(given)
+                + "]: the report's record is kept at most that long");
         }
         return keepAlive;
     }

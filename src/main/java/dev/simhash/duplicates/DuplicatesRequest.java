@@ -174,7 +174,8 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
      */
     public static DuplicatesRequest parse(XContentParser parser, String... indices) throws IOException {
         if (parser == null) {
-            throw new IllegalArgumentException("[field] is required: send a body such as {\"field\": \"simhash\"}");
+            throw new IllegalArgumentException("[field] is required: " + Params.FIELD_HINT + "; send a body such as {\"field\": "
+                + "\"body.simhash\"}");
         }
         Body body = Declarations.parse(PARSER, parser, null);
         if (body.field == null) {

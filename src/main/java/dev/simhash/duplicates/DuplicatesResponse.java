@@ -165,9 +165,12 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         builder.field("write", phases.writeMillis());
         builder.endObject();
         builder.field("field", field);
-        builder.field("max_distance", maxDistance);
+        // a report by min_similarity shows its threshold only: its candidate radius is no max_distance a caller could send
+        // (above the report's limit at the default threshold, and a radius alone would group differently)
         if (minSimilarity != null) {
             builder.field("min_similarity", minSimilarity);
+        } else {
+            builder.field("max_distance", maxDistance);
         }
         builder.field("total_docs", page.totalDocs());
         builder.field("groups_total", page.groupsTotal());

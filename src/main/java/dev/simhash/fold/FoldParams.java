@@ -37,7 +37,7 @@ record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, Doubl
      * parameter), then checks their ranges.
      */
     static FoldParams from(RestRequest request) {
-        String field = Params.required("field", request.param("field"), "the fingerprint object to fold on, e.g. [simhash]");
+        String field = Params.required("field", request.param("field"), Params.FIELD_HINT);
         boolean maxDistanceGiven = request.hasParam("max_distance");
         int maxDistance = Params.checkRange("max_distance", RestParams.integer(request, "max_distance", DEFAULT_MAX_DISTANCE), 0, SimHash.BITS);
         boolean minSimilarityGiven = request.hasParam("min_similarity");

@@ -116,6 +116,10 @@ public final class FoldRequest extends ActionRequest implements IndicesRequest.R
         if (source.profile()) {
             throw new IllegalArgumentException("[profile] is not supported by " + ENDPOINT + ": profile the query with _search");
         }
+        IllegalArgumentException sketchFormat = dev.simhash.request.SketchFormatFilter.check(source);
+        if (sketchFormat != null) {
+            throw sketchFormat;
+        }
         if (source.slice() != null) {
             throw new IllegalArgumentException("[slice] is not supported by " + ENDPOINT + ": folding needs the globally ranked hits");
         }

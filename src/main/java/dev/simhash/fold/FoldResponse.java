@@ -17,11 +17,15 @@ import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.SearchHits;
 import org.elasticsearch.xcontent.ToXContentObject;
 import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
+import org.elasticsearch.xcontent.XContentParserConfiguration;
 
 import java.io.IOException;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A page of folded search results: the inner search's response (its hits in rank order) and, for each representative
@@ -48,16 +52,27 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
     private final long tookMillis;
     private final int groups;
     private final List<Representative> page;
+    /**
+     * Whether the hits are rendered without {@code _id} and the stored metadata fields: the body turned stored fields off
+     * ({@code _none_}), and the fold read them anyway to find the hits' sketches.
+     */
+    private final boolean hideIds;
     private final RefCounted refs;
 
     /** Takes a reference to {@code search}, released with this response. */
     FoldResponse(SearchResponse search, FoldParams fold, long tookMillis, int groups, List<Representative> page) {
+        this(search, fold, tookMillis, groups, page, false);
+    }
+
+    /** As above; {@code hideIds}: render the hits as the body's {@code stored_fields: _none_} asked, without {@code _id}. */
+    FoldResponse(SearchResponse search, FoldParams fold, long tookMillis, int groups, List<Representative> page, boolean hideIds) {
         search.mustIncRef();
         this.search = search;
         this.fold = fold;
         this.tookMillis = tookMillis;
         this.groups = groups;
         this.page = List.copyOf(page);
+        this.hideIds = hideIds;
         this.refs = AbstractRefCounted.of(search::decRef);
     }
 
@@ -68,6 +83,7 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
         tookMillis = body.readVLong();
         groups = body.readVInt();
         page = body.readCollectionAsList(FoldResponse::readRepresentative);
+        hideIds = body.readBoolean();
         refs = AbstractRefCounted.of(search::decRef);
     }
 
@@ -79,6 +95,7 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
             body.writeVLong(tookMillis);
             body.writeVInt(groups);
             body.writeCollection(page, FoldResponse::writeRepresentative);
+            body.writeBoolean(hideIds);
         });
     }
 
@@ -179,7 +196,11 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
         b.startArray("hits");
         for (Representative rep : page) {
             b.startObject();
-            hits[rep.hit()].toInnerXContent(b, params);
+            if (hideIds) {
+                withoutIds(b, hits[rep.hit()], params);
+            } else {
+                hits[rep.hit()].toInnerXContent(b, params);
+            }
             b.startObject("_simhash");
             if (rep.hash() != null) {
                 b.field("hash", SimHash.toHex(rep.hash()));
@@ -208,9 +229,12 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
         b.endObject();
         b.startObject("simhash_fold");
         b.field("field", fold.field());
-        b.field("max_distance", fold.maxDistance());
+        // a fold by min_similarity shows its threshold only: its candidate radius is no max_distance a caller could send
+        // (that would fold by the radius alone)
         if (fold.minSimilarity() != null) {
             b.field("min_similarity", fold.minSimilarity());
+        } else {
+            b.field("max_distance", fold.maxDistance());
         }
         b.field("window", fold.window());
         b.field("considered", hits.length);
@@ -218,6 +242,35 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
         b.endObject();
         b.endObject();
         return b;
+    }
+
+    /**
+     * Writes the hit's fields as {@code _search} renders them with {@code stored_fields: _none_}: without {@code _id} and
+     * the stored metadata fields (such as {@code _routing}), which the fold read only to find the hit's sketch.
+     */
+    private static void withoutIds(XContentBuilder b, SearchHit hit, Params params) throws IOException {
+        Set<String> hidden = new HashSet<>(hit.getMetadataFields().keySet());
+        hidden.add("_id");
+        BytesReference rendered;
+        try (XContentBuilder one = XContentBuilder.builder(b.contentType().xContent())) {
+            one.startObject();
+            hit.toInnerXContent(one, params);
+            one.endObject();
+            rendered = BytesReference.bytes(one);
+        }
+        try (XContentParser parser = b.contentType().xContent().createParser(XContentParserConfiguration.EMPTY, rendered.streamInput())) {
+            parser.nextToken();
+            for (XContentParser.Token t = parser.nextToken(); t == XContentParser.Token.FIELD_NAME; t = parser.nextToken()) {
+                String name = parser.currentName();
+                parser.nextToken();
+                if (hidden.contains(name)) {
+                    parser.skipChildren();
+                } else {
+                    b.field(name);
+                    b.copyCurrentStructure(parser);
+                }
+            }
+        }
     }
 
     private static void score(XContentBuilder b, String name, float score) throws IOException {
@@ -238,7 +291,7 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
             return true;
         }
         if (o instanceof FoldResponse that) {
-            return fold.equals(that.fold) && tookMillis == that.tookMillis && groups == that.groups && page.equals(that.page)
+            return fold.equals(that.fold) && hideIds == that.hideIds && tookMillis == that.tookMillis && groups == that.groups && page.equals(that.page)
                 && search.getHits().equals(that.search.getHits()) && search.getTook().equals(that.search.getTook())
                 && search.getTotalShards() == that.search.getTotalShards()
                 && search.getSuccessfulShards() == that.search.getSuccessfulShards()

@@ -92,51 +92,73 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         FoldParams fold = verification != null ? given.withVerification(verification, given.minSimilarityGiven())
             : given.withDefaultMaxDistance(fingerprints::defaultMaxDistance);
         SearchRequest search = request.search();
+        SearchSourceBuilder source = search.source();
         String hashPath = fingerprints.path();
-        boolean hashRequested = requested(search.source(), hashPath);
+        // the body's own docvalue_fields and fields render the field in the formats it chose: the hits keep them
+        boolean hashRequested = requested(source, hashPath);
+        boolean hashFetched = fetched(source, hashPath);
+        boolean hitsHideIds = false;
+        if (verification != null && source.storedFields() != null && !source.storedFields().fetchFields()) {
+            // stored fields turned off (_none_): the hits would have no _id, which the sketches are read by. Read the
+            // metadata after all (still no _source: _none_ never fetches it) and leave it out of the rendered hits
+            source.storedFields((org.elasticsearch.search.fetch.StoredFieldsContext) null);
+            source.fetchSource(false);
+            hitsHideIds = true;
+        }
         // with a verification, the fingerprint and the sketch in one value list when the body leaves the field's fetch
         // formats to the fold (Elasticsearch renders one format per field name): one search instead of two
-        boolean together = verification != null && !hashRequested && !fetched(search.source(), hashPath)
-            && (search.source().storedFields() == null || search.source().storedFields().fetchFields());
+        boolean together = verification != null && !hashRequested && !hashFetched;
+        // a body that asks for the field in the fields option gets it in its own format, which may not carry the
+        // fingerprint (minhash-v1): then the fingerprints are read with the sketches, by id
+        boolean fromHits = !hashFetched;
         if (together) {
-            search.source().fetchField(new FieldAndFormat(hashPath, SimHashFieldType.FINGERPRINT_AND_SKETCH_FORMAT));
-        } else if (!hashRequested) {
-            search.source().docValueField(hashPath, fingerprints.format());
+            source.fetchField(new FieldAndFormat(hashPath, SimHashFieldType.FINGERPRINT_AND_SKETCH_FORMAT));
+        } else if (!hashRequested && !hashFetched) {
+            source.docValueField(hashPath, fingerprints.format());
         }
         search.source().size(fold.window());
+        boolean keepField = hashRequested || hashFetched;
+        boolean hideIds = hitsHideIds;
         client.execute(TransportSearchAction.TYPE, search, ActionListener.wrap((SearchResponse response) -> {
-            if (verification == null || together) {
-                FoldResponse folded = fold(response, request, fold, fingerprints, hashRequested,
+            if (fromHits && (verification == null || together)) {
+                FoldResponse folded = fold(response, request, fold, fingerprints, keepField, hideIds, null,
                     together ? sketchesOf(response, hashPath) : null, startNanos);
                 ActionListener.respondAndRelease(listener, folded);
                 return;
             }
-            // held until the sketches are in: the fold renders this response's hits
+            // held until the second read is in: the fold renders this response's hits
             response.mustIncRef();
-            ActionListener<byte[][]> withSketches = ActionListener.runAfter(ActionListener.wrap((byte[][] sketches) -> {
-                FoldResponse folded = fold(response, request, fold, fingerprints, hashRequested, sketches, startNanos);
+            ActionListener<ById> withRead = ActionListener.runAfter(ActionListener.wrap((ById read) -> {
+                FoldResponse folded = fold(response, request, fold, fingerprints, keepField, hideIds, read.hashes(), read.sketches(),
+                    startNanos);
                 ActionListener.respondAndRelease(listener, folded);
             }, listener::onFailure), response::decRef);
-            fetchSketches(client, search, response, fingerprints, withSketches);
+            readById(client, search, response, fingerprints, fromHits, verification != null, withRead);
         }, listener::onFailure));
     }
 
+    /** What the second search read, per hit: its fingerprint (null: read from the hit itself) and its sketch (null: none). */
+    private record ById(Long[] hashes, byte[][] sketches) {}
+
     /**
-     * Reads the sketches of the hits that have a fingerprint, by {@code _index} and {@code _id}, in a second search with the
-     * caller's privileges (the {@code fields} option renders one format of a field per hit, and the fold's search already
-     * reads the fingerprint in it). A hit whose sketch is not found (deleted since) gets none, and folds with no other hit.
+     * Reads by {@code _index} and {@code _id}, in a second search with the caller's privileges, what the fold's search could
+     * not read without changing what the hits show: the sketches ({@code sketches}), and the fingerprints unless
+     * {@code hashesInHits} (the body asked for the field in the {@code fields} option, in a format of its own; the option
+     * renders one format of a field per hit). A hit whose document is not found (deleted since) gets neither, and folds
+     * with no other hit.
      */
-    private static void fetchSketches(Client client, SearchRequest search, SearchResponse response, Fingerprints fingerprints,
-                                      ActionListener<byte[][]> listener) {
+    private static void readById(Client client, SearchRequest search, SearchResponse response, Fingerprints fingerprints,
+                                 boolean hashesInHits, boolean sketches, ActionListener<ById> listener) {
         SearchHit[] hits = response.getHits().getHits();
         Map<String, List<String>> idsByIndex = new LinkedHashMap<>();
         for (SearchHit hit : hits) {
-            if (hit.getId() != null && hit.getIndex() != null && FingerprintMappings.fingerprintOf(hit, fingerprints) != null) {
+            if (hit.getId() != null && hit.getIndex() != null
+                && (!hashesInHits || FingerprintMappings.fingerprintOf(hit, fingerprints) != null)) {
                 idsByIndex.computeIfAbsent(hit.getIndex(), k -> new ArrayList<>()).add(hit.getId());
             }
         }
         if (idsByIndex.isEmpty()) {
-            listener.onResponse(new byte[hits.length][]);
+            listener.onResponse(new ById(hashesInHits ? null : new Long[hits.length], sketches ? new byte[hits.length][] : null));
             return;
         }
         BoolQueryBuilder query = QueryBuilders.boolQuery().minimumShouldMatch(1);
@@ -146,27 +168,39 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
                 .filter(QueryBuilders.idsQuery().addIds(e.getValue().toArray(String[]::new))));
             wanted += e.getValue().size();
         }
-        SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(wanted).fetchSource(false).trackTotalHits(false)
-            .fetchField(new FieldAndFormat(fingerprints.path(), Verification.SKETCH_FORMAT));
-        SearchRequest sketches = new SearchRequest().indicesOptions(search.indicesOptions()).source(source);
+        SearchSourceBuilder source = new SearchSourceBuilder().query(query).size(wanted).fetchSource(false).trackTotalHits(false);
+        if (sketches) {
+            source.fetchField(new FieldAndFormat(fingerprints.path(), hashesInHits ? Verification.SKETCH_FORMAT
+                : SimHashFieldType.FINGERPRINT_AND_SKETCH_FORMAT));
+        } else {
+            source.docValueField(fingerprints.path(), fingerprints.format());
+        }
+        SearchRequest byId = new SearchRequest().indicesOptions(search.indicesOptions()).source(source);
         if (search.pointInTimeBuilder() != null) {
             source.pointInTimeBuilder(search.pointInTimeBuilder());
         } else {
-            sketches.indices(search.indices());
+            byId.indices(search.indices());
         }
-        client.execute(TransportSearchAction.TYPE, sketches, ActionListener.wrap((SearchResponse r) -> {
-            Map<String, byte[]> byDoc = new HashMap<>();
+        client.execute(TransportSearchAction.TYPE, byId, ActionListener.wrap((SearchResponse r) -> {
+            Map<String, SearchHit> byDoc = new HashMap<>();
             for (SearchHit hit : r.getHits().getHits()) {
-                byte[] sketch = Verification.sketchOf(hit, fingerprints.path());
-                if (sketch != null) {
-                    byDoc.put(hit.getIndex() + '\u0000' + hit.getId(), sketch);
+                byDoc.put(hit.getIndex() + '\u0000' + hit.getId(), hit);
+            }
+            Long[] hashes = hashesInHits ? null : new Long[hits.length];
+            byte[][] out = sketches ? new byte[hits.length][] : null;
+            for (int i = 0; i < hits.length; i++) {
+                SearchHit found = byDoc.get(hits[i].getIndex() + '\u0000' + hits[i].getId());
+                if (found == null) {
+                    continue;
+                }
+                if (hashes != null) {
+                    hashes[i] = FingerprintMappings.fingerprintOf(found, fingerprints);
+                }
+                if (out != null) {
+                    out[i] = Verification.sketchOf(found, fingerprints.path());
                 }
             }
-            byte[][] out = new byte[hits.length][];
-            for (int i = 0; i < hits.length; i++) {
-                out[i] = byDoc.get(hits[i].getIndex() + '\u0000' + hits[i].getId());
-            }
-            listener.onResponse(out);
+            listener.onResponse(new ById(hashes, out));
         }, listener::onFailure));
     }
 
@@ -204,12 +238,12 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
 
     /** Folds the ranked hits greedily and keeps the requested page of representatives. */
     static FoldResponse fold(SearchResponse response, FoldRequest request, FoldParams fold, Fingerprints fingerprints,
-                             boolean hashRequested, byte[][] sketches, long startNanos) {
+                             boolean keepField, boolean hideIds, Long[] readHashes, byte[][] sketches, long startNanos) {
         SearchHit[] hits = response.getHits().getHits();
         long[] hashes = new long[hits.length];
         boolean[] hasHash = new boolean[hits.length];
         for (int i = 0; i < hits.length; i++) {
-            Long h = FingerprintMappings.fingerprintOf(hits[i], fingerprints);
+            Long h = readHashes != null ? readHashes[i] : FingerprintMappings.fingerprintOf(hits[i], fingerprints);
             hasHash[i] = h != null;
             hashes[i] = h == null ? 0 : h;
         }
@@ -222,7 +256,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         int end = (int) Math.min(reps.length, (long) request.from() + request.size());
         for (int p = request.from(); p < end; p++) {
             int rep = reps[p];
-            if (!hashRequested && hits[rep].field(fingerprints.path()) != null) {
+            if (!keepField && hits[rep].field(fingerprints.path()) != null) {
                 // read for folding only: the hit shows the fields the body asked for. Only when present: a hit without
                 // fields (a document of an index that does not map the field) has an immutable empty map
                 hits[rep].removeDocumentField(fingerprints.path());
@@ -238,6 +272,6 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
             }
             page.add(new FoldResponse.Representative(rep, hasHash[rep] ? hashes[rep] : null, folding.foldedInto(rep), members));
         }
-        return new FoldResponse(response, fold, (System.nanoTime() - startNanos) / 1_000_000, reps.length, page);
+        return new FoldResponse(response, fold, (System.nanoTime() - startNanos) / 1_000_000, reps.length, page, hideIds);
     }
 }

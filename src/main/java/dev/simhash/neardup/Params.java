@@ -13,6 +13,10 @@ import java.util.Locale;
  */
 public final class Params {
 
+    /** What {@code field} names, for the error of a request without it: the field type first, the processor's object second. */
+    public static final String FIELD_HINT = "the [simhash] field to read fingerprints from, e.g. [body.simhash] (or the object the "
+        + "simhash processor writes)";
+
     private Params() {}
 
     /** Checks that {@code value} lies in {@code min..max}. */

@@ -484,16 +484,19 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         PARSER.declareString((b, v) -> b.field = v, FIELD);
         // a fingerprint: 16 hex digits or a signed 64-bit integer
         PARSER.declareField((b, v) -> b.hash = v,
-            (p, c) -> p.currentToken() == XContentParser.Token.VALUE_NUMBER ? p.longValue(false) : parseHash(p.text()), HASH,
+            // (a whole number beyond 64 bits is read as text, so its error names [hash] rather than quoting the request body)
+            (p, c) -> p.currentToken() == XContentParser.Token.VALUE_NUMBER && p.numberType() != XContentParser.NumberType.BIG_INTEGER
+                ? p.longValue(false) : parseHash(p.text()), HASH,
             ObjectParser.ValueType.LONG);
         PARSER.declareString((b, v) -> b.text = v, TEXT);
         PARSER.declareField((b, v) -> b.like = v, (p, c) -> parseLike(p), LIKE, ObjectParser.ValueType.OBJECT_OR_STRING);
         // numbers as numbers: a fraction or a string is refused rather than rounded or read
-        PARSER.declareField((b, v) -> b.maxDistance = v, (p, c) -> p.intValue(false), MAX_DISTANCE, ObjectParser.ValueType.INT);
+        PARSER.declareField((b, v) -> b.maxDistance = v, (p, c) -> smallInt(p, MAX_DISTANCE, 0, SimHash.BITS), MAX_DISTANCE,
+            ObjectParser.ValueType.INT);
         PARSER.declareField((b, v) -> b.minSimilarity = v, (p, c) -> p.doubleValue(false), MIN_SIMILARITY,
             ObjectParser.ValueType.DOUBLE);
         PARSER.declareField((b, v) -> b.sketch = v, (p, c) -> parseSketch(p.text()), SKETCH, ObjectParser.ValueType.STRING);
-        PARSER.declareField((b, v) -> b.k = v, (p, c) -> p.intValue(false), K, ObjectParser.ValueType.INT);
+        PARSER.declareField((b, v) -> b.k = v, (p, c) -> smallInt(p, K, 1, MAX_K), K, ObjectParser.ValueType.INT);
         PARSER.declareBoolean((b, v) -> b.include = v, INCLUDE);
         PARSER.declareObject((b, v) -> b.filter = v, (p, c) -> parseInnerQueryBuilder(p), FILTER);
         for (String option : FingerprintSpec.OPTIONS) {
@@ -548,14 +551,29 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         }
     }
 
+    /**
+     * An integer parameter whose range is small: a whole number beyond an int is out of that range, and says so naming the
+     * parameter (the JSON parser's own message would quote the whole request body).
+     */
+    private static int smallInt(XContentParser p, ParseField name, int min, int max) throws IOException {
+        if (p.currentToken() == XContentParser.Token.VALUE_NUMBER
+            && (p.numberType() == XContentParser.NumberType.LONG || p.numberType() == XContentParser.NumberType.BIG_INTEGER)) {
+            throw new IllegalArgumentException("[" + name.getPreferredName() + "] must be between " + min + " and " + max + ", got ["
+                + SimHash.abbreviate(p.text()) + "]");
+        }
+        return p.intValue(false);
+    }
+
     /** {@code sketch}: the base64 of exactly {@link MinHashSketch#BYTES} bytes. */
     static byte[] parseSketch(String value) {
         byte[] bytes;
         try {
             bytes = Base64.getDecoder().decode(value);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be base64 (as the [fields] option returns "
-                + "it with the format [" + MinHashSketch.ALGORITHM + "]): " + e.getMessage(), e);
+            // not chained: the decoder's own message ("Illegal base64 character a" for a line feed) would only mislead
+            throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be base64 of " + MinHashSketch.BYTES
+                + " bytes, the [" + MinHashSketch.ALGORITHM + "] sketch as the [fields] option returns it with the format ["
+                + MinHashSketch.ALGORITHM + "] (one line, no spaces), got [" + SimHash.describe(value) + "]");
         }
         if (bytes.length != MinHashSketch.BYTES) {
             throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be the " + MinHashSketch.BYTES + " bytes of a ["
@@ -682,6 +700,34 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return null;
     }
 
+    /**
+     * Whether {@code exclude}'s {@code index} names this shard's index: an index expression resolved as a search resolves
+     * it (a name, an alias, a wildcard pattern, {@code _all}, a comma-separated list whose {@code -}-prefixed items after
+     * the first leave indices out), so the document {@code id} is left out of every index the expression names; as the
+     * {@code _index} field's queries match index names.
+     */
+    private boolean excludesFrom(SearchExecutionContext context) {
+        if (context.index().getName().equals(excludeIndex)) {
+            return true;
+        }
+        boolean named = false;
+        String[] parts = excludeIndex.split(",");
+        for (int i = 0; i < parts.length; i++) {
+            String part = parts[i].trim();
+            if (part.isEmpty()) {
+                continue;
+            }
+            if (i > 0 && part.startsWith("-")) {
+                if (named && context.indexMatches(part.substring(1))) {
+                    named = false;
+                }
+            } else if (!named && context.indexMatches(part)) {
+                named = true;
+            }
+        }
+        return named;
+    }
+
     @Override
     protected Query doToQuery(SearchExecutionContext context) throws IOException {
         FingerprintField fp;
@@ -702,7 +748,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         } else {
             throw new IllegalStateException("[" + NAME + "] query with [like] was not rewritten before execution");
         }
-        Query exclude = excludeId != null && context.index().getName().equals(excludeIndex)
+        Query exclude = excludeId != null && excludesFrom(context)
             ? new IdsQueryBuilder().addIds(excludeId).toQuery(context) : null;
         Query only = filter == null ? null : filter.toQuery(context);
         Double s = threshold(fp);

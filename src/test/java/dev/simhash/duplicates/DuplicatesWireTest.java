@@ -192,7 +192,8 @@ public class DuplicatesWireTest extends ESTestCase {
         String json = Strings.toString(copy);
         Map<String, Object> map = XContentHelper.convertToMap(JsonXContent.jsonXContent, json, false);
         assertEquals(0.8, map.get("min_similarity"));
-        assertEquals(9, map.get("max_distance"));
+        // the candidate radius is no max_distance a caller could send: a report by threshold shows the threshold only
+        assertFalse(json, map.containsKey("max_distance"));
         assertThat(json, containsString("{\"group_id\":\"00000000000000ff\",\"size\":2,\"representative\":{\"_index\":\"news\","
             + "\"_id\":\"1\"},\"members\":[{\"_index\":\"news\",\"_id\":\"1\",\"similarity\":1.0},"
             + "{\"_index\":\"news\",\"_id\":\"2\",\"similarity\":0.875}]}"));
@@ -203,6 +204,7 @@ public class DuplicatesWireTest extends ESTestCase {
         String plainJson = Strings.toString(copyWriteable(plain, new NamedWriteableRegistry(List.of()), DuplicatesResponse::new));
         assertFalse(plainJson, plainJson.contains("similarity"));
         assertFalse(plainJson, plainJson.contains("representative"));
+        assertThat(plainJson, containsString("\"max_distance\":3"));
     }
 
     public void testStatusRoundTripAndJson() throws IOException {

@@ -102,4 +102,13 @@ class ReportRecordTest {
             () -> AsyncDuplicatesRequest.checkKeepAlive(TimeValue.timeValueMillis(999)));
         assertEquals("[keep_alive] must be at least [1s], got [999ms]", e.getMessage());
     }
+
+    @Test
+    void keepAliveHasACeilingSoTheExpirationTimeNeverOverflows() {
+        assertEquals(TimeValue.timeValueDays(365), AsyncDuplicatesRequest.checkKeepAlive(TimeValue.timeValueDays(365)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> AsyncDuplicatesRequest.checkKeepAlive(TimeValue.parseTimeValue("9223372036854775807ms", "keep_alive")));
+        assertEquals("[keep_alive] must be at most [365d], got [9223372036854775807ms]: the report's record is kept at most that long",
+            e.getMessage());
+    }
 }

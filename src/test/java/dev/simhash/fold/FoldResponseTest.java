@@ -61,7 +61,7 @@ public class FoldResponseTest extends ESTestCase {
         FoldRequest request = new FoldRequest(new SearchRequest("news").source(new SearchSourceBuilder().from(1).size(2)),
             new FoldParams("simhash", 3, true, null, false, 100, false, 1));
         FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
-            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, null, System.nanoTime());
+            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, false, null, null, System.nanoTime());
         search.decRef();
         releaseHits();
         try {
@@ -95,7 +95,7 @@ public class FoldResponseTest extends ESTestCase {
             2, 0, 7, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
         FoldRequest request = new FoldRequest(new SearchRequest("news"), new FoldParams("simhash", 3, true, null, false, 100, false, 1));
         FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
-            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, null, System.nanoTime());
+            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, false, null, null, System.nanoTime());
         search.decRef();
         releaseHits();
         try {
@@ -128,7 +128,7 @@ public class FoldResponseTest extends ESTestCase {
         FoldParams params = new FoldParams("simhash", 3, true, null, false, 100, false, 5).withVerification(Verification.of(0.8), true);
         FoldRequest request = new FoldRequest(new SearchRequest("news"), params);
         FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
-            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, sketches, System.nanoTime());
+            FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, false, null, sketches, System.nanoTime());
         search.decRef();
         releaseHits();
         try {
@@ -139,8 +139,7 @@ public class FoldResponseTest extends ESTestCase {
                 + "{\"_index\":\"news\",\"_id\":\"a\",\"_score\":4.0,\"_simhash\":{\"hash\":\"00ff00ff00ff00ff\",\"folded\":1,\"members\":["
                 + "{\"_index\":\"news\",\"_id\":\"e\",\"_score\":0.5,\"distance\":2,\"similarity\":0.84375}]}},"
                 + "{\"_index\":\"news\",\"_id\":\"c\",\"_score\":2.0,\"_simhash\":{\"hash\":\"00ff00ff00ff00fe\",\"folded\":0,\"members\":[]}}"
-                + "]},\"simhash_fold\":{\"field\":\"simhash\",\"max_distance\":" + dev.simhash.core.CandidateRadius.radius(0.8)
-                + ",\"min_similarity\":0.8,\"window\":100,\"considered\":3,\"groups\":2}}", json);
+                + "]},\"simhash_fold\":{\"field\":\"simhash\",\"min_similarity\":0.8,\"window\":100,\"considered\":3,\"groups\":2}}", json);
             assertCopyRendersAs(folded, json);
         } finally {
             folded.decRef();

@@ -255,6 +255,24 @@ class DuplicatesAsyncIT {
             "{\"field\": \"simhash\"}");
         assertEquals(400, badKeepAlive.status(), badKeepAlive.toString());
         assertTrue(badKeepAlive.body().contains("[keep_alive]"), badKeepAlive.toString());
+        // a keep-alive whose expiration time would overflow: refused with the documented maximum, not kept for no time at all
+        Rest.Answer endless = rest.post("/" + INDEX + "/_simhash/duplicates?wait_for_completion=false&keep_alive=9223372036854775807ms",
+            "{\"field\": \"simhash\"}");
+        assertEquals(400, endless.status(), endless.toString());
+        assertTrue(endless.body().contains("[keep_alive] must be at most [365d], got [9223372036854775807ms]"), endless.toString());
+        Rest.Answer tooLong = rest.post("/" + INDEX + "/_simhash/duplicates?wait_for_completion=false&keep_alive=366d",
+            "{\"field\": \"simhash\"}");
+        assertEquals(400, tooLong.status(), tooLong.toString());
+        assertTrue(tooLong.body().contains("[keep_alive] must be at most [365d], got [366d]"), tooLong.toString());
+        // the maximum itself is kept that long
+        Rest.Answer year = rest.post("/" + INDEX + "/_simhash/duplicates?wait_for_completion=false&keep_alive=365d",
+            "{\"field\": \"simhash\"}");
+        assertEquals(200, year.status(), year.toString());
+        Rest.Answer kept = rest.get("/_simhash/duplicates/" + year.at("id"));
+        assertEquals(200, kept.status(), kept.toString());
+        assertEquals(365L * 24 * 3600 * 1000, ((Number) kept.at("expiration_time_in_millis")).longValue()
+            - ((Number) kept.at("start_time_in_millis")).longValue(), kept.toString());
+        rest.delete("/_simhash/duplicates/" + year.at("id"));
         Rest.Answer missing = rest.post("/nope-missing/_simhash/duplicates?wait_for_completion=false", "{\"field\": \"simhash\"}");
         assertEquals(404, missing.status(), "no such index, no report: " + missing);
         // unknown and malformed report ids
@@ -264,6 +282,12 @@ class DuplicatesAsyncIT {
         assertEquals(404, unknown.status(), unknown.toString());
         assertTrue(unknown.body().contains("report [" + node + ":987654321] not found"), unknown.toString());
         assertEquals(404, rest.delete("/_simhash/duplicates/" + node + ":987654321").status());
+        // a well-formed id of 302 characters: at most 64 of them are echoed
+        String longId = "n".repeat(296) + ":12345";
+        Rest.Answer longUnknown = rest.get("/_simhash/duplicates/" + longId);
+        assertEquals(404, longUnknown.status(), longUnknown.toString());
+        assertTrue(longUnknown.body().contains("report [" + "n".repeat(64) + "...(302 chars)] not found"), longUnknown.toString());
+        assertFalse(longUnknown.body().contains("n".repeat(65)), longUnknown.toString());
         Rest.Answer malformed = rest.get("/_simhash/duplicates/not-a-report-id");
         assertEquals(400, malformed.status(), malformed.toString());
         assertTrue(malformed.body().contains("[id] must be a report id"), malformed.toString());

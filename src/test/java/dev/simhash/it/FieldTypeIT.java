@@ -1,6 +1,5 @@
 package dev.simhash.it;
 
-import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.SimHashV2;
@@ -424,8 +423,8 @@ class FieldTypeIT {
         Rest.Answer byDefault = rest.ok("POST", "/" + TYPED + "/_simhash/fold?field=body.simhash", search);
         assertEquals(MinHashSketch.DEFAULT_MIN_SIMILARITY, ((Number) byDefault.at("simhash_fold.min_similarity")).doubleValue(),
             byDefault.toString());
-        assertEquals(CandidateRadius.radius(MinHashSketch.DEFAULT_MIN_SIMILARITY),
-            ((Number) byDefault.at("simhash_fold.max_distance")).intValue(), byDefault.toString());
+        // its candidate radius is no max_distance a caller may send: the fold shows the threshold only
+        assertNull(byDefault.at("simhash_fold.max_distance"), byDefault.toString());
         assertEquals(folds(rest.ok("POST", "/" + TYPED + "/_simhash/fold?field=body.simhash&min_similarity="
             + MinHashSketch.DEFAULT_MIN_SIMILARITY, search)), folds(byDefault));
         Rest.Answer radius = rest.ok("POST", "/" + TYPED + "/_simhash/fold?field=body.simhash&max_distance=6", search);

@@ -343,8 +343,9 @@ class FoldIT {
             + "{\"hash\": {\"type\": \"keyword\"}}}, \"body\": {\"type\": \"text\"}}}}");
         String all = toJson(ordered("query", Map.of("match_all", Map.of())));
         Map<String, String> cases = new LinkedHashMap<>();
-        cases.put("/" + INDEX + "/_simhash/fold", "[field] is required");
-        cases.put("/" + INDEX + "/_simhash/fold?field=", "[field] is required");
+        // the hint names the field type first (the processor's object is the legacy form)
+        cases.put("/" + INDEX + "/_simhash/fold", "[field] is required: the [simhash] field to read fingerprints from, e.g. [body.simhash]");
+        cases.put("/" + INDEX + "/_simhash/fold?field=", "[field] is required: the [simhash] field to read fingerprints from");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&max_distance=70", "[max_distance] must be between 0 and 64, got [70]");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&max_distance=-1", "[max_distance] must be between 0 and 64, got [-1]");
         cases.put("/" + INDEX + "/_simhash/fold?field=simhash&max_distance=abc", "[max_distance] must be an integer, got [abc]");

@@ -26,6 +26,7 @@ import static dev.simhash.it.support.Fixtures.flip;
 import static dev.simhash.it.support.Fixtures.ids;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -239,6 +240,44 @@ class QueryIT {
         assertEquals(Boolean.TRUE, explainApi.at("matched"));
     }
 
+    /**
+     * {@code exclude}'s {@code index} is an index expression, resolved as a search resolves it (as {@code like}'s is): an
+     * alias, a pattern, {@code _all} and a list leave the document out of every index they name, and only of those.
+     */
+    @Test
+    void excludeResolvesIndexExpressions() {
+        long h = bases.get(5);
+        for (String index : List.of("query-ex1", "query-ex2")) {
+            rest.ok("PUT", "/" + index, Fixtures.objectFormIndex(1));
+            for (String id : List.of("1", "2")) {
+                rest.ok("PUT", "/" + index + "/_doc/" + id, toJson(Map.of("simhash", Fixtures.storedForm(h))));
+            }
+        }
+        rest.ok("POST", "/_aliases", toJson(Map.of("actions", List.of(Map.of("add", Map.of("index", "query-ex1", "alias", "query-exa"))))));
+        rest.ok("POST", "/query-ex1,query-ex2/_refresh", null);
+        Map<String, List<String>> cases = new LinkedHashMap<>();
+        cases.put("query-ex1", List.of("query-ex1/2", "query-ex2/1", "query-ex2/2"));
+        cases.put("query-exa", List.of("query-ex1/2", "query-ex2/1", "query-ex2/2"));
+        cases.put("query-ex2", List.of("query-ex1/1", "query-ex1/2", "query-ex2/2"));
+        cases.put("query-ex*", List.of("query-ex1/2", "query-ex2/2"));
+        cases.put("_all", List.of("query-ex1/2", "query-ex2/2"));
+        cases.put("query-ex1,query-ex2", List.of("query-ex1/2", "query-ex2/2"));
+        cases.put("query-exa,query-ex2", List.of("query-ex1/2", "query-ex2/2"));
+        cases.put("query-ex*,-query-ex2", List.of("query-ex1/2", "query-ex2/1", "query-ex2/2"));
+        cases.put("query-nope*", List.of("query-ex1/1", "query-ex1/2", "query-ex2/1", "query-ex2/2"));
+        for (Map.Entry<String, List<String>> c : cases.entrySet()) {
+            Rest.Answer a = rest.ok("POST", "/query-ex1,query-ex2/_search", toJson(Map.of("size", 10, "query", Map.of("simhash",
+                Map.of("field", "simhash", "hash", h, "max_distance", 0, "exclude", Map.of("index", c.getKey(), "id", "1"))))));
+            List<String> hits = new ArrayList<>();
+            for (Map<String, Object> hit : a.<List<Map<String, Object>>>at("hits.hits")) {
+                hits.add(hit.get("_index") + "/" + hit.get("_id"));
+            }
+            java.util.Collections.sort(hits);
+            assertEquals(c.getValue(), hits, "exclude index [" + c.getKey() + "]");
+            assertEquals(0, ((Number) a.at("_shards.failed")).intValue(), a.toString());
+        }
+    }
+
     @Test
     void unmappedFieldInAMultiIndexSearchMatchesNothingThere() {
         rest.ok("PUT", "/query-other", "{\"settings\": {\"number_of_replicas\": 0}, \"mappings\": {\"properties\": {\"title\": {\"type\": \"text\"}}}}");
@@ -269,11 +308,20 @@ class QueryIT {
         cases.put("{\"field\": \"simhash\", \"like\": {\"idx\": \"a\"}}", "[like] unknown field [idx]");
         cases.put("{\"field\": \"simhash\", \"hash\": 1, \"shingle_size\": 2}", "only apply to [text]");
         cases.put("{\"field\": \"body\", \"hash\": 1}", "[field] [body] is a [text] field");
+        // whole numbers beyond an int: the range, naming the parameter (not the JSON parser's message quoting the body)
+        cases.put("{\"field\": \"simhash\", \"hash\": 1, \"k\": 99999999999}", "[k] must be between 1 and 10000, got [99999999999]");
+        cases.put("{\"field\": \"simhash\", \"hash\": 1, \"max_distance\": 99999999999}",
+            "[max_distance] must be between 0 and 64, got [99999999999]");
+        // a sketch as base64 wrapped over two lines: the parameter and what it must be, the line break shown
+        cases.put("{\"field\": \"simhash\", \"hash\": 1, \"min_similarity\": 0.8, \"sketch\": \"" + "A".repeat(44) + "\\n"
+            + "A".repeat(44) + "\"}", "[sketch] must be base64 of 64 bytes");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             Rest.Answer a = rest.post("/" + INDEX + ",query-text/_search?ignore_unavailable=true",
                 "{\"query\": {\"simhash\": " + c.getKey() + "}}");
             assertEquals(400, a.status(), c.getKey() + " -> " + a);
             assertTrue(a.body().contains(c.getValue()), c.getKey() + " -> " + a);
+            assertFalse(a.body().contains("Source: "), "the request body is not echoed: " + a);
+            assertFalse(a.body().contains("Illegal base64 character"), "the decoder's message alone names no parameter: " + a);
         }
         rest.ok("PUT", "/query-badmap", "{\"settings\": {\"number_of_replicas\": 0}, \"mappings\": {\"properties\": {\"fp\": {\"properties\": "
             + "{\"hash\": {\"type\": \"keyword\"}, \"b0\": {\"type\": \"keyword\"}}}}}}");

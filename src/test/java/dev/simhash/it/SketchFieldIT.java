@@ -160,6 +160,32 @@ class SketchFieldIT {
     }
 
     /**
+     * The sketch formats in {@code docvalue_fields} (which read the fingerprint's doc values): a 400 before any shard runs,
+     * naming the format and pointing to {@code fields}, instead of a 200 with the hits of the failed shards missing; for a
+     * search and for a fold.
+     */
+    @Test
+    void sketchFormatsInDocvalueFieldsAre400PointingToFields() {
+        for (String format : List.of("minhash-v1", "long+minhash-v1")) {
+            String body = """
+                {"query": {"match_all": {}}, "_source": false, "docvalue_fields": [{"field": "body.fp", "format": "%s"}]}"""
+                .formatted(format);
+            for (String path : List.of("/" + INDEX + "/_search", "/" + INDEX + "/_simhash/fold?field=body.fp")) {
+                Rest.Answer a = rest.call("POST", path, body);
+                assertEquals(400, a.status(), path + " " + a.body());
+                assertTrue(a.body().contains("[docvalue_fields] the format [" + format + "] of [body.fp] reads the similarity sketch"),
+                    path + " " + a.body());
+                assertTrue(a.body().contains("ask for it in [fields]"), path + " " + a.body());
+            }
+        }
+        // the formats of the fingerprint itself still work there
+        Rest.Answer hex = rest.call("POST", "/" + INDEX + "/_search", """
+            {"query": {"ids": {"values": ["1"]}}, "_source": false, "docvalue_fields": [{"field": "body.fp", "format": "long"}]}""");
+        assertEquals(200, hex.status(), hex.body());
+        assertEquals(0, ((Number) hex.at("_shards.failed")).intValue(), hex.body());
+    }
+
+    /**
      * What a simhash-v2 field fingerprints (every v2 field has the same features; its options only weight them): folded
      * tokens and adjacent pairs, shown by the analyzer simhash_v2, in an index or not.
      */

@@ -203,7 +203,8 @@ class VerifiedFoldIT {
             assertEquals(200, a.status(), a.toString());
             assertEquals(expected, folded(a), "min_similarity " + s);
             assertEquals(s, ((Number) a.at("simhash_fold.min_similarity")).doubleValue());
-            assertEquals(CandidateRadius.radius(s), ((Number) a.at("simhash_fold.max_distance")).intValue());
+            // the candidate radius is no max_distance a caller may send: a fold by threshold shows no radius
+            assertNull(a.at("simhash_fold.max_distance"), a.toString());
             assertEquals(expected.size(), ((Number) a.at("simhash_fold.groups")).intValue());
             assertTrue(expected.size() < ids.size(), "something folds at " + s);
             for (Map<String, Object> h : a.<List<Map<String, Object>>>at("hits.hits")) {
@@ -229,6 +230,65 @@ class VerifiedFoldIT {
             }
         }
         assertTrue(apart, "the corpus has candidate pairs below the threshold");
+    }
+
+    /**
+     * What the body asks to fetch never changes the groups: stored fields turned off ({@code _none_}, where hits carry no
+     * {@code _id}), with or without {@code docvalue_fields}, the fingerprint asked for in {@code fields} in any of its
+     * formats, by the default threshold and an explicit one. The hits show what the body asked for, no more.
+     */
+    @Test
+    void whatTheBodyFetchesDoesNotChangeTheFold() {
+        List<Folded> expected = clientFold(MinHashSketch.DEFAULT_MIN_SIMILARITY);
+        List<Integer> expectedCounts = expected.stream().map(Folded::folded).toList();
+        List<Map<String, Object>> bodies = List.of(
+            ordered("stored_fields", "_none_"),
+            ordered("stored_fields", "_none_", "docvalue_fields", List.of("rank")),
+            ordered("stored_fields", "_none_", "docvalue_fields", List.of(Map.of("field", "body.simhash", "format", "long"))),
+            ordered("_source", false, "fields", List.of(Map.of("field", "body.simhash", "format", "minhash-v1"))),
+            ordered("_source", false, "fields", List.of(Map.of("field", "body.simhash", "format", "long"))),
+            ordered("_source", false, "fields", List.of("body.simhash")));
+        for (Map<String, Object> extra : bodies) {
+            Map<String, Object> body = ordered("size", 1000, "sort", List.of(Map.of("rank", "asc")));
+            body.putAll(extra);
+            for (String threshold : new String[] { "", "&min_similarity=" + MinHashSketch.DEFAULT_MIN_SIMILARITY }) {
+                String what = extra + threshold;
+                Rest.Answer a = rest.post("/" + INDEX + "/_simhash/fold?field=body.simhash&window=1000&members=100" + threshold,
+                    toJson(body));
+                assertEquals(200, a.status(), what + " " + a);
+                assertEquals(expected.size(), ((Number) a.at("simhash_fold.groups")).intValue(), what);
+                List<Map<String, Object>> hits = a.at("hits.hits");
+                assertEquals(expectedCounts, hits.stream().map(h -> ((Number) ((Map<?, ?>) h.get("_simhash")).get("folded")).intValue())
+                    .toList(), what);
+                for (int i = 0; i < hits.size(); i++) {
+                    Map<String, Object> h = hits.get(i);
+                    Map<?, ?> fields = (Map<?, ?>) h.get("fields");
+                    if ("_none_".equals(extra.get("stored_fields"))) {
+                        assertNull(h.get("_id"), "stored_fields _none_ shows no _id: " + what + " " + h);
+                        assertEquals(expected.get(i).members().stream().map(m -> m.substring(0, m.indexOf('@'))).toList(),
+                            ((List<?>) ((Map<?, ?>) h.get("_simhash")).get("members")).stream().map(m -> ((Map<?, ?>) m).get("_id"))
+                                .toList(), what);
+                        if (extra.containsKey("docvalue_fields")) {
+                            assertEquals(1, fields.size(), "only what the body asked for: " + what + " " + h);
+                        } else {
+                            assertNull(fields, what + " " + h);
+                        }
+                    } else {
+                        assertEquals(expected, folded(a), what);
+                        Object shown = ((List<?>) fields.get("body.simhash")).get(0);
+                        Object format = extra.toString().contains("minhash-v1") ? "minhash-v1" : extra.toString().contains("long") ? "long"
+                            : "hex";
+                        String id = expected.get(i).id();
+                        Object want = switch (format.toString()) {
+                            case "minhash-v1" -> java.util.Base64.getEncoder().encodeToString(MinHashSketch.V1.sketch(texts.get(id)));
+                            case "long" -> hash(id);
+                            default -> String.format(Locale.ROOT, "%016x", hash(id));
+                        };
+                        assertEquals(want.toString(), shown.toString(), "the field in the body's format: " + what);
+                    }
+                }
+            }
+        }
     }
 
     /** Connected components of the verified pairs, groups of two or more, as sets of ids. */
@@ -289,7 +349,8 @@ class VerifiedFoldIT {
             assertEquals(expected, reportGroups(a.json(), s), "min_similarity " + s);
             assertEquals(expected.size(), ((Number) a.at("groups_total")).intValue());
             assertEquals(s, ((Number) a.at("min_similarity")).doubleValue());
-            assertEquals(CandidateRadius.radius(s), ((Number) a.at("max_distance")).intValue());
+            // the candidate radius (13 at 0.8) is beyond the report's max_distance limit of 11: a report by threshold shows none
+            assertNull(a.at("max_distance"), a.toString());
             assertTrue(((Number) a.at("peak_memory_bytes")).longValue() >= (long) ids.size() * MinHashSketch.BYTES,
                 "the sketches are charged: " + a.at("peak_memory_bytes"));
         }
@@ -347,11 +408,13 @@ class VerifiedFoldIT {
         Rest.Answer fold = rest.post("/" + INDEX + "/_simhash/fold?field=body.simhash&window=1000&members=100", search);
         assertEquals(200, fold.status(), fold.toString());
         assertEquals(s, ((Number) fold.at("simhash_fold.min_similarity")).doubleValue());
+        assertNull(fold.at("simhash_fold.max_distance"), "the threshold decided, not a radius: " + fold);
         assertEquals(clientFold(s), folded(fold));
         Rest.Answer report = rest.post("/" + INDEX + "/_simhash/duplicates", toJson(ordered("field", "body.simhash", "size", 1000,
             "max_members", 10000)));
         assertEquals(200, report.status(), report.toString());
         assertEquals(s, ((Number) report.at("min_similarity")).doubleValue());
+        assertNull(report.at("max_distance"), "the threshold decided, not a radius: " + report);
         assertEquals(clientGroups(s), reportGroups(report.json(), s));
         // an index without sketches among the targets: the version's radius, as before (no threshold)
         Rest.Answer mixed = rest.post("/" + INDEX + "," + PLAIN + "/_simhash/duplicates", toJson(ordered("field", "body.simhash")));
