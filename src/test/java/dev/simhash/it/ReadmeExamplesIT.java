@@ -49,6 +49,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  *       lacks, e.g. the reindex module), {@code <!-- status: 400 -->} expects that status from the block's
  *       requests instead of 2xx, {@code <!-- not-a-response: reason -->} exempts a json block from comparison.</li>
  *   <li>A search ({@code _search}, {@code _simhash/fold}) that documents no response must find at least one hit.</li>
+ *   <li>README's {@code curl} commands (one block, for readers without a console) must be its console requests, in
+ *       order: they are compared with them, not run.</li>
  * </ul>
  */
 @ExtendWith(RealNodeExtension.class)
@@ -56,6 +58,9 @@ class ReadmeExamplesIT {
 
     private static final Pattern REQUEST_LINE = Pattern.compile("^(GET|PUT|POST|DELETE|HEAD) (\\S+)$");
     private static final Pattern MARKER = Pattern.compile("^<!--\\s*(skip|status|not-a-response):\\s*(.*?)\\s*-->$");
+    /** A line of README's curl block: the console request {@code METHOD path} and its body, against {@code $ES}. */
+    private static final Pattern CURL = Pattern.compile(
+        "^curl -s -X (GET|PUT|POST|DELETE|HEAD) \"\\$ES/([^\"]+)\"(?: -H 'Content-Type: application/json' -d '(.*)')?$");
     private static final Pattern DOC_LINK = Pattern.compile("\\]\\(([^)#\\s]+\\.md)(#[^)]*)?\\)");
     private static final String ELLIPSIS = "...";
     /** Fields whose values change from run to run: times, task and report ids, sequence numbers. */
@@ -255,6 +260,46 @@ class ReadmeExamplesIT {
                 }
             }
         }
+    }
+
+    /**
+     * README's curl block (for readers without a console) is checked by equality, not run: its commands are README's
+     * console requests, which the test above runs, in the same order, with the same methods, paths and bodies (as JSON).
+     */
+    @Test
+    void readmeCurlCommandsAreItsConsoleRequests() throws IOException {
+        List<String> lines = Files.readAllLines(Path.of("").toAbsolutePath().resolve("README.md"), StandardCharsets.UTF_8);
+        List<Example> console = examples("README.md", lines);
+        List<String> problems = new ArrayList<>();
+        List<Example> curls = new ArrayList<>();
+        boolean inBlock = false;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.startsWith("```")) {
+                inBlock = !inBlock;
+            } else if (inBlock && line.startsWith("curl ")) {
+                Matcher m = CURL.matcher(line);
+                if (!m.matches()) {
+                    problems.add("README.md:" + (i + 1) + ": not in the form curl -s -X METHOD \"$ES/path\" [-H 'Content-Type: "
+                        + "application/json' -d 'BODY']: " + line);
+                    continue;
+                }
+                curls.add(new Example("README.md", i + 1, m.group(1), m.group(2), m.group(3) == null ? "" : m.group(3), null, 0,
+                    null, 0));
+            }
+        }
+        assertTrue(curls.size() >= 10, "curl commands in README.md: " + curls.size());
+        for (int i = 0; i < Math.max(curls.size(), console.size()); i++) {
+            Example c = i < curls.size() ? curls.get(i) : null;
+            Example r = i < console.size() ? console.get(i) : null;
+            if (c == null || r == null) {
+                problems.add(c == null ? r.where() + " has no curl command" : c.where() + ": a curl command with no console request");
+            } else if (!c.method().equals(r.method()) || !c.path().equals(r.path())
+                || !JSON.readTree(c.body().isEmpty() ? "null" : c.body()).equals(JSON.readTree(r.body().isEmpty() ? "null" : r.body()))) {
+                problems.add(c.where() + " is not the console request " + r.where() + " (method, path or body differ)");
+            }
+        }
+        assertEquals(List.of(), problems);
     }
 
     @Test

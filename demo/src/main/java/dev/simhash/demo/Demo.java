@@ -97,16 +97,7 @@ public final class Demo {
                     index.load(corpus);
                     return null;
                 });
-            out.println();
-            out.println("mapping of \"body\": " + toJson(DemoIndex.bodyMapping()) + "  (simhash-v2 with its minhash-v1 sketch, the field type's defaults; the "
-                + "fingerprint and the sketch are computed when a document is indexed)");
-
-            Map<String, Long> fingerprints = index.fingerprints();
-            Map<String, byte[]> sketches = index.sketches();
-            showDocuments(corpus, index, fingerprints, sketches);
-            showTexts(corpus, fingerprints, sketches, index);
-            showFolding(index);
-            explainThreshold(corpus, index, fingerprints, sketches);
+            report(corpus, index);
             showCurl(url, index);
 
             if (stopAtEnd) {
@@ -132,6 +123,26 @@ public final class Demo {
                 Files.deleteIfExists(stateFile);
             }
         }
+    }
+
+    /**
+     * What the demo prints about an index loaded with the sample corpus (its mapping, the near-duplicates, folding, the
+     * default threshold), as {@code ./run demo} prints it: DemoPageIT compares docs/demo.md's samples with it.
+     */
+    static void report(PrintStream out, SampleCorpus corpus, DemoIndex index) {
+        new Demo(out, false, Path.of("")).report(corpus, index);
+    }
+
+    private void report(SampleCorpus corpus, DemoIndex index) {
+        out.println();
+        out.println("mapping of \"body\": " + toJson(DemoIndex.bodyMapping()) + "  (simhash-v2 with its minhash-v1 sketch, the field type's defaults; the "
+            + "fingerprint and the sketch are computed when a document is indexed)");
+        Map<String, Long> fingerprints = index.fingerprints();
+        Map<String, byte[]> sketches = index.sketches();
+        showDocuments(corpus, index, fingerprints, sketches);
+        showTexts(corpus, fingerprints, sketches, index);
+        showFolding(index);
+        explainThreshold(corpus, index, fingerprints, sketches);
     }
 
     private static void writeState(Path stateFile, EsCluster cluster, String url) throws IOException {

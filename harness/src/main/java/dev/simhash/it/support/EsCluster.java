@@ -8,8 +8,6 @@ import org.elasticsearch.client.RestClient;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +24,7 @@ import java.util.stream.Collectors;
 
 /**
  * One or more real Elasticsearch nodes started from an {@link EsDistribution} on 127.0.0.1 with
- * free ports, as an unprivileged uid when the build runs as root. Always {@link #close()} it (the
+ * free ports (of the range {@link PortRange} names, if any), as an unprivileged uid when the build runs as root. Always {@link #close()} it (the
  * harness also registers a shutdown hook), unless it is {@linkplain Builder#detached(boolean)
  * detached}; node logs stay under the cluster directory.
  */
@@ -77,7 +75,7 @@ public final class EsCluster implements AutoCloseable {
         Files.createDirectories(dir);
         checkReachableByNodeUser(dir);
         checkReachableByNodeUser(distribution.home());
-        List<Integer> ports = freePorts(nodes.size() * 2);
+        List<Integer> ports = PortRange.configured().freePorts(nodes.size() * 2);
         for (int i = 0; i < nodes.size(); i++) {
             nodes.get(i).httpPort = ports.get(2 * i);
             nodes.get(i).transportPort = ports.get(2 * i + 1);
@@ -375,21 +373,6 @@ public final class EsCluster implements AutoCloseable {
                 } catch (NumberFormatException | IOException ignored) {
                     // not a live node of ours
                 }
-            }
-        }
-    }
-
-    private static List<Integer> freePorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            for (int i = 0; i < count; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
-                sockets.add(s);
-            }
-            return sockets.stream().map(ServerSocket::getLocalPort).collect(Collectors.toList());
-        } finally {
-            for (ServerSocket s : sockets) {
-                s.close();
             }
         }
     }
