@@ -282,11 +282,11 @@ class DuplicatesAsyncIT {
         assertEquals(404, unknown.status(), unknown.toString());
         assertTrue(unknown.body().contains("report [" + node + ":987654321] not found"), unknown.toString());
         assertEquals(404, rest.delete("/_simhash/duplicates/" + node + ":987654321").status());
-        // a well-formed id of 302 characters: at most 64 of them are echoed
+        // an id of 302 characters is no report id (at most 64 characters): at most 64 of them are echoed
         String longId = "n".repeat(296) + ":12345";
         Rest.Answer longUnknown = rest.get("/_simhash/duplicates/" + longId);
-        assertEquals(404, longUnknown.status(), longUnknown.toString());
-        assertTrue(longUnknown.body().contains("report [" + "n".repeat(64) + "...(302 chars)] not found"), longUnknown.toString());
+        assertEquals(400, longUnknown.status(), longUnknown.toString());
+        assertTrue(longUnknown.body().contains("got [" + "n".repeat(64) + "...(302 chars)]"), longUnknown.toString());
         assertFalse(longUnknown.body().contains("n".repeat(65)), longUnknown.toString());
         Rest.Answer malformed = rest.get("/_simhash/duplicates/not-a-report-id");
         assertEquals(400, malformed.status(), malformed.toString());
