@@ -37,9 +37,21 @@ public final class Calibration {
      * @param textWithoutFingerprint sampled texts that give no fingerprint (fewer than min_features features)
      * @param storedMismatch         sampled documents whose stored fingerprint differs from that of their source text
      * @param edited                 documents whose edited copies were measured
+     * @param editedWords            the words of their texts
+     * @param notEdited              texts that were not edited because the request's word budget for edits was spent
+     * @param notCompared            documents with a fingerprint within {@link #MAX_K} bits of another one whose texts
+     *                               were not compared (the request's word budget for comparing texts was spent)
      */
     public record Counts(long docsTotal, long docsWithFingerprint, int sampled, int withoutFingerprint, int withText,
-                         int textWithoutFingerprint, int storedMismatch, int edited) {}
+                         int textWithoutFingerprint, int storedMismatch, int edited, long editedWords, int notEdited,
+                         int notCompared) {
+        /** Counts of a sample that stayed within the word budgets. */
+        public Counts(long docsTotal, long docsWithFingerprint, int sampled, int withoutFingerprint, int withText,
+                      int textWithoutFingerprint, int storedMismatch, int edited) {
+            this(docsTotal, docsWithFingerprint, sampled, withoutFingerprint, withText, textWithoutFingerprint, storedMismatch, edited,
+                0, 0, 0);
+        }
+    }
 
     /** Medians over the edited documents' texts; NaN when there are none. */
     public record TextSizes(double chars, double words, double features) {}
@@ -83,9 +95,21 @@ public final class Calibration {
         this.sourceField = sourceField;
     }
 
-    /** The recommended radius, or -1 when even identical fingerprints (k = 0) match more random pairs than the target. */
+    /**
+     * The recommended radius, or -1 when even identical fingerprints (k = 0) match more random pairs than the target, or
+     * when the sample is {@link #tooFewPairs() too small} to say.
+     */
     public int recommendedK() {
-        return pairs.largestKWithin(target, MAX_K);
+        return tooFewPairs() ? -1 : pairs.largestKWithin(target, MAX_K);
+    }
+
+    /**
+     * Whether the sample cannot show the target rate: it has no normal approximation (fewer than 3 documents with a
+     * fingerprint, or all pairs at one distance) and too few pairs to observe the target (fewer than 1 / target). An
+     * observed rate of 0 on so few pairs says nothing: no recommendation is made from it.
+     */
+    public boolean tooFewPairs() {
+        return Double.isNaN(pairs.estimatedRate(0)) && pairs.resolution() > target;
     }
 
     /**
@@ -94,7 +118,7 @@ public final class Calibration {
      * sketch.
      */
     public double recommendedMinSimilarity() {
-        if (verified == null) {
+        if (verified == null || tooFewPairs()) {
             return Double.NaN;
         }
         double s = verified.pairs().lowestWithin(target);
@@ -150,6 +174,9 @@ public final class Calibration {
         sample.put("texts_without_fingerprint", counts.textWithoutFingerprint());
         sample.put("stored_fingerprint_differs", counts.storedMismatch());
         sample.put("edited_docs", counts.edited());
+        sample.put("edited_words", counts.editedWords());
+        sample.put("texts_not_edited", counts.notEdited());
+        sample.put("texts_not_compared", counts.notCompared());
         sample.put("median_text_chars", round(sizes.chars()));
         sample.put("median_words", round(sizes.words()));
         sample.put("median_features", round(sizes.features()));
@@ -161,8 +188,9 @@ public final class Calibration {
         random.put("sd_distance", round(pairs.sdDistance()));
         random.put("resolution", pairs.resolution());
         random.put("related_pairs_within_" + MAX_K, pairs.relatedWithin(MAX_K));
-        random.put("related", "texts with a word-bigram Jaccard similarity of at least " + TextSimilarity.RELATED_JACCARD
-            + ": near-duplicates already in the data, not false matches");
+        random.put("related", "texts whose token bigrams (the tokens the field fingerprints, read as the field reads the text) "
+            + "have a Jaccard similarity of at least " + TextSimilarity.RELATED_JACCARD + ": near-duplicates already in the data, "
+            + "not false matches");
         List<Long> histogram = new ArrayList<>();
         for (int d = 0; d <= 64; d++) {
             histogram.add(pairs.atDistance(d));
@@ -235,6 +263,13 @@ public final class Calibration {
             double s = recommendedMinSimilarity();
             Map<String, Object> srec = new LinkedHashMap<>();
             srec.put("max_false_match_rate", target);
+            if (tooFewPairs()) {
+                srec.put("min_similarity", null);
+                srec.put("chosen_by", "too_few_documents");
+                out.put("similarity_recommendation", srec);
+                out.put("warnings", warnings(k));
+                return out;
+            }
             srec.put("min_similarity", s);
             srec.put("chosen_by", Double.isNaN(v.lowestWithin(target)) ? "default" : "lowest_within_target");
             srec.put("radius", VerifiedPairs.radius(s));
@@ -258,13 +293,31 @@ public final class Calibration {
         if (pairs.pairs() == 0) {
             w.add("fewer than 2 sampled documents have a fingerprint: no pair to compare");
         }
-        if (k < 0 && pairs.pairs() > 0) {
+        if (tooFewPairs()) {
+            w.add(String.format(Locale.ROOT, "too few documents: %d sampled documents have a fingerprint, %d pairs, which can show "
+                + "a false-match rate of %s at best (the target is %s), and the distance distribution cannot be approximated "
+                + "(that needs pairs at more than one distance); no radius or threshold is recommended: sample more documents "
+                + "([sample_size]) or index more", counts.sampled() - counts.withoutFingerprint(), pairs.pairs(),
+                num(pairs.resolution()), num(target)));
+        }
+        if (k < 0 && pairs.pairs() > 0 && !tooFewPairs()) {
             // the rate that decided: the larger of the observed and the estimated one, as the recommendation uses it
             String source = "observed".equals(from(0)) ? "observed in the sample"
                 : "estimated by the normal approximation of the distance distribution; the sample shows " + num(pairs.observedRate(0));
             w.add(String.format(Locale.ROOT, "even identical fingerprints (k = 0) are shared by %s of the random pairs whose "
                 + "texts are not near-duplicates (%s), above the target %s; raise [max_false_match_rate] or [sample_size]",
                 num(pairs.falseMatchRate(0)), source, num(target)));
+        }
+        if (counts.notEdited() > 0) {
+            w.add(String.format(Locale.ROOT, "%d sampled texts were not edited: a request edits texts of at most %d words in all "
+                + "(the documents in the sample's order while their words fit), so recall is measured on %d documents (%d words)",
+                counts.notEdited(), TransportCalibrateAction.MAX_EDITED_WORDS, counts.edited(), counts.editedWords()));
+        }
+        if (counts.notCompared() > 0) {
+            w.add(String.format(Locale.ROOT, "%d sampled documents within %d bits of another one were not compared by their texts "
+                + "(a request reads at most %d words for that): their pairs count as unrelated, so the false-match rates may be "
+                + "too high, never too low; lower [sample_size] for long texts", counts.notCompared(), MAX_K,
+                TransportCalibrateAction.MAX_COMPARED_WORDS));
         }
         if (k >= 0 && "estimate".equals(from(k))) {
             w.add(String.format(Locale.ROOT, "no unrelated pair of the sample is within %d bits; its %d pairs can show rates down to %s "

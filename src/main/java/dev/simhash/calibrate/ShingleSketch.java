@@ -1,13 +1,14 @@
 package dev.simhash.calibrate;
 
+import dev.simhash.core.FeatureBag;
 import dev.simhash.core.SimHash;
 
 import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * A bounded summary of a text's word bigrams (as {@link TextSimilarity#shingles} defines them) for estimating the
- * Jaccard similarity of two texts: the {@code k} smallest distinct 64-bit hashes of its shingles (a bottom-k sketch),
+ * A bounded summary of a text's token bigrams for estimating the Jaccard similarity of two texts (calibrate reads the
+ * tokens as the field's fingerprint reads the text: {@link Builder}): the {@code k} smallest distinct 64-bit hashes of its shingles (a bottom-k sketch),
  * built in one pass over the text without holding its shingles. A text with fewer than {@code k} distinct shingles keeps
  * all of them, and two such sketches give the exact Jaccard similarity (of the hashes; a 64-bit collision is negligible).
  * Otherwise {@link #jaccard} is the bottom-k estimate: of the k smallest hashes of the union, the share that both texts
@@ -32,24 +33,51 @@ public final class ShingleSketch {
         this.complete = complete;
     }
 
-    /** The sketch of a text's lowercased word bigrams (its one word, if it has one word), keeping at most k hashes. */
+    /**
+     * The sketch of a text's lowercased word bigrams (its one word, if it has one word), words as {@link TextEdits#scan}
+     * finds them, keeping at most k hashes: the same as a {@link Builder} fed with the hashes of those words.
+     */
     public static ShingleSketch of(String text, int k) {
-        BottomK bottom = new BottomK(k);
-        long[] previous = new long[1];
-        int[] words = new int[1];
-        TextEdits.scan(text, (start, end, ideographic) -> {
-            long h = SimHash.featureHash(text.substring(start, end).toLowerCase(Locale.ROOT));
-            if (words[0] > 0) {
-                bottom.add(mix(previous[0] * BIGRAM_MIX + h));
-            }
-            previous[0] = h;
-            words[0]++;
-        });
-        if (words[0] == 1) {
-            // a text of one word is that word; a different mix than any bigram's
-            bottom.add(mix(previous[0]));
+        Builder b = builder(k);
+        TextEdits.scan(text, (start, end, ideographic) -> b.add(SimHash.featureHash(text.substring(start, end).toLowerCase(Locale.ROOT))));
+        return b.build();
+    }
+
+    /** A builder that takes a text's tokens one by one, by their 64-bit hashes, and sketches their bigrams. */
+    public static Builder builder(int k) {
+        return new Builder(k);
+    }
+
+    /**
+     * Sketches the bigrams of a token sequence that arrives as token hashes (e.g. from a fingerprinter, as the field reads
+     * its text: {@link FeatureBag.TokenHashes}), holding at most 2k hashes; a sequence of one token is that token.
+     */
+    public static final class Builder implements FeatureBag.TokenHashes {
+        private final BottomK bottom;
+        private long previous;
+        private long tokens;
+
+        private Builder(int k) {
+            this.bottom = new BottomK(k);
         }
-        return bottom.sketch();
+
+        @Override
+        public void add(long tokenHash) {
+            if (tokens > 0) {
+                bottom.add(mix(previous * BIGRAM_MIX + tokenHash));
+            }
+            previous = tokenHash;
+            tokens++;
+        }
+
+        /** The sketch of the tokens added so far (empty without tokens). Call once. */
+        public ShingleSketch build() {
+            if (tokens == 1) {
+                // a text of one token is that token; a different mix than any bigram's
+                bottom.add(mix(previous));
+            }
+            return bottom.sketch();
+        }
     }
 
     /** The sketch of a set given as its 64-bit hashes (repeats allowed), keeping the k smallest: for sets built by tests. */

@@ -19,9 +19,6 @@ public final class TextEdits {
         }
     }
 
-    /** A word and the separator text in front of it. */
-    private record Word(String gap, String text, boolean ideographic) {}
-
     /**
      * Words to insert and to replace with, by script: the words of the sampled texts, with repeats (so common words are
      * drawn more often). Holds at most {@link #MAX_WORDS_PER_KIND} words of each kind: beyond that a seeded reservoir
@@ -53,7 +50,12 @@ public final class TextEdits {
 
         /** Adds every word of {@code text} (repeats included), without holding more than the text and the kept words. */
         public void addText(String text) {
-            scan(text, (start, end, ideographicWord) -> (ideographicWord ? ideographic : other).add(text.substring(start, end)));
+            addText(text, NO_CHECKPOINT);
+        }
+
+        /** {@link #addText(String)}, calling {@code checkpoint} every {@link #CHECK_EVERY_WORDS} words. */
+        public void addText(String text, Runnable checkpoint) {
+            scan(text, (start, end, ideographicWord) -> (ideographicWord ? ideographic : other).add(text, start, end), checkpoint);
         }
 
         public int size() {
@@ -85,15 +87,18 @@ public final class TextEdits {
                 this.random = random;
             }
 
-            void add(String word) {
+            /** Adds the word {@code text[start .. end)}; makes its string only if it is kept. */
+            void add(String text, int start, int end) {
                 seen++;
                 if (words.size() < maxPerKind) {
+                    String word = text.substring(start, end);
                     words.add(word);
                     bytes += cost(word);
                     return;
                 }
                 long slot = random.nextLong(seen);
                 if (slot < maxPerKind) {
+                    String word = text.substring(start, end);
                     bytes += cost(word) - cost(words.set((int) slot, word));
                 }
             }
@@ -110,39 +115,78 @@ public final class TextEdits {
         void word(int start, int end, boolean ideographic);
     }
 
-    private record Split(List<Word> words, String tail) {}
+    /** How often (in words) the long loops call their checkpoint, e.g. to stop a cancelled task. */
+    static final int CHECK_EVERY_WORDS = 1 << 16;
+    /** The first code point of the scripts written without spaces (CJK radicals, Han); nothing below it is one of them. */
+    private static final int FIRST_IDEOGRAPHIC = 0x2E80;
+    /** {@link #isIdeographic} of each BMP code point from {@link #FIRST_IDEOGRAPHIC} on, looked up instead of computed per word. */
+    private static final java.util.BitSet BMP_IDEOGRAPHIC = new java.util.BitSet(0x10000);
+
+    static {
+        for (int cp = FIRST_IDEOGRAPHIC; cp < 0x10000; cp++) {
+            if (scriptIsIdeographic(cp)) {
+                BMP_IDEOGRAPHIC.set(cp);
+            }
+        }
+    }
 
     private TextEdits() {}
 
     /** Whether the code point is written without spaces between words (Han, Hiragana, Katakana): one word per character. */
     static boolean isIdeographic(int cp) {
+        if (cp < FIRST_IDEOGRAPHIC) {
+            return false;
+        }
+        return cp < 0x10000 ? BMP_IDEOGRAPHIC.get(cp) : scriptIsIdeographic(cp);
+    }
+
+    private static boolean scriptIsIdeographic(int cp) {
         Character.UnicodeScript script = Character.UnicodeScript.of(cp);
         return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
             || script == Character.UnicodeScript.KATAKANA;
     }
 
     private static boolean isWordChar(int cp) {
+        if (cp < 0x80) {
+            return cp >= 'a' && cp <= 'z' || cp >= 'A' && cp <= 'Z' || cp >= '0' && cp <= '9';
+        }
         int type = Character.getType(cp);
         return Character.isLetterOrDigit(cp) || type == Character.NON_SPACING_MARK || type == Character.COMBINING_SPACING_MARK;
     }
 
     /** The words of a text, in order, as {@link TextEdits} counts and edits them. */
     public static List<String> words(String text) {
-        return split(text).words.stream().map(Word::text).toList();
+        List<String> out = new ArrayList<>();
+        scan(text, (start, end, ideographic) -> out.add(text.substring(start, end)));
+        return out;
     }
 
     /** The number of words of a text, counted without collecting them. */
     public static int wordCount(String text) {
+        return wordCount(text, NO_CHECKPOINT);
+    }
+
+    /** {@link #wordCount(String)}, calling {@code checkpoint} every {@link #CHECK_EVERY_WORDS} words. */
+    public static int wordCount(CharSequence text, Runnable checkpoint) {
         int[] n = new int[1];
-        scan(text, (start, end, ideographic) -> n[0]++);
+        scan(text, (start, end, ideographic) -> n[0]++, checkpoint);
         return n[0];
     }
 
     /** Finds the words of a text in order, holding nothing: the one place that decides what a word is. */
-    public static void scan(String text, WordSink sink) {
+    public static void scan(CharSequence text, WordSink sink) {
+        scan(text, sink, NO_CHECKPOINT);
+    }
+
+    private static final Runnable NO_CHECKPOINT = () -> {};
+
+    /** {@link #scan(CharSequence, WordSink)}, calling {@code checkpoint} every {@link #CHECK_EVERY_WORDS} words. */
+    static void scan(CharSequence text, WordSink sink, Runnable checkpoint) {
         int i = 0;
-        while (i < text.length()) {
-            int cp = text.codePointAt(i);
+        int n = text.length();
+        int words = 0;
+        while (i < n) {
+            int cp = Character.codePointAt(text, i);
             int len = Character.charCount(cp);
             if (isIdeographic(cp)) {
                 sink.word(i, i + len, true);
@@ -150,8 +194,8 @@ public final class TextEdits {
             } else if (isWordChar(cp)) {
                 int start = i;
                 i += len;
-                while (i < text.length()) {
-                    int next = text.codePointAt(i);
+                while (i < n) {
+                    int next = Character.codePointAt(text, i);
                     if (!isWordChar(next) || isIdeographic(next)) {
                         break;
                     }
@@ -160,93 +204,196 @@ public final class TextEdits {
                 sink.word(start, i, false);
             } else {
                 i += len;
+                continue;
+            }
+            if (++words % CHECK_EVERY_WORDS == 0) {
+                checkpoint.run();
             }
         }
     }
 
-    private static Split split(String text) {
-        List<Word> words = new ArrayList<>();
-        int[] gapStart = new int[1];
-        scan(text, (start, end, ideographic) -> {
-            words.add(new Word(text.substring(gapStart[0], start), text.substring(start, end), ideographic));
-            gapStart[0] = end;
-        });
-        return new Split(words, text.substring(gapStart[0]));
+    /**
+     * Which words one copy changes, in the original text's coordinates, each list in ascending order: the words deleted,
+     * the words replaced (none both), and the gaps that get a new word (gap i is before word i, gap {@code words} after
+     * the last; a gap may get several).
+     */
+    record Plan(int words, int[] deleted, int[] replaced, int[] insertions) {
+        int edits() {
+            return deleted.length + replaced.length + insertions.length;
+        }
     }
 
     /**
      * Changes {@code rate} of the words of {@code text}: floor(rate x words) edits, plus one more with probability equal
      * to the fractional part (so the expected number of edits is exactly rate x words, also for short texts), each an
-     * insertion, deletion or replacement (equally likely) at a random position.
+     * insertion, deletion or replacement (equally likely). Deletions and replacements take distinct words chosen
+     * uniformly (when every word is taken, further edits are insertions); insertions go into gaps chosen uniformly and
+     * independently. Time and memory linear in the text (two passes over it; nothing per edit but its place).
      *
      * @param rate       share of words to change, 0..1
      * @param vocabulary where inserted and replacing words come from; must not be empty when edits are made
      */
     public static Copy edit(String text, double rate, Vocabulary vocabulary, SplittableRandom random) {
+        return edit(text, rate, vocabulary, random, NO_CHECKPOINT);
+    }
+
+    /** {@link #edit(String, double, Vocabulary, SplittableRandom)}, calling {@code checkpoint} now and then in its loops. */
+    public static Copy edit(CharSequence text, double rate, Vocabulary vocabulary, SplittableRandom random, Runnable checkpoint) {
         if (!(rate >= 0 && rate <= 1)) {
             throw new IllegalArgumentException("[rate] must be between 0 and 1, got [" + rate + "]");
         }
-        Split split = split(text);
-        List<Word> words = new ArrayList<>(split.words);
-        double exact = rate * words.size();
+        Plan plan = plan(wordCount(text, checkpoint), rate, random, checkpoint);
+        if (plan.edits() > 0 && vocabulary.size() == 0) {
+            throw new IllegalArgumentException("an empty vocabulary cannot supply words for edits");
+        }
+        return apply(text, plan, vocabulary, random, checkpoint);
+    }
+
+    /** Draws the plan of one copy of a text of {@code n} words: how many edits of each kind, and where. */
+    static Plan plan(int n, double rate, SplittableRandom random, Runnable checkpoint) {
+        double exact = rate * n;
         int edits = (int) Math.floor(exact);
         if (random.nextDouble() < exact - edits) {
             edits++;
-        }
-        if (edits > 0 && vocabulary.size() == 0) {
-            throw new IllegalArgumentException("an empty vocabulary cannot supply words for edits");
         }
         int inserted = 0;
         int deleted = 0;
         int replaced = 0;
         for (int e = 0; e < edits; e++) {
             int kind = random.nextInt(3);
-            if (words.isEmpty()) {
+            if (kind != 0 && deleted + replaced == n) {
                 kind = 0;
             }
             switch (kind) {
-                case 0 -> {
-                    int at = random.nextInt(words.size() + 1);
-                    boolean ideographicContext = at < words.size() ? words.get(at).ideographic
-                        : !words.isEmpty() && words.get(words.size() - 1).ideographic;
-                    String w = vocabulary.draw(random, ideographicContext);
-                    boolean ideographic = isIdeographic(w.codePointAt(0));
-                    boolean afterIdeographic = at > 0 && words.get(at - 1).ideographic;
-                    String gap = at == 0 ? "" : ideographic && afterIdeographic ? "" : " ";
-                    words.add(at, new Word(gap, w, ideographic));
-                    // keep a following word apart from a new non-ideographic one: "ab" + "cd" must not become "abcd"
-                    if (at + 1 < words.size() && words.get(at + 1).gap.isEmpty() && !(ideographic && words.get(at + 1).ideographic)) {
-                        Word next = words.get(at + 1);
-                        words.set(at + 1, new Word(" ", next.text, next.ideographic));
-                    }
-                    inserted++;
-                }
-                case 1 -> {
-                    int at = random.nextInt(words.size());
-                    words.remove(at);
-                    // the words on both sides of a deleted one must not run together
-                    if (at > 0 && at < words.size() && words.get(at).gap.isEmpty()
-                        && !(words.get(at - 1).ideographic && words.get(at).ideographic)) {
-                        Word next = words.get(at);
-                        words.set(at, new Word(" ", next.text, next.ideographic));
-                    }
-                    deleted++;
-                }
-                default -> {
-                    int at = random.nextInt(words.size());
-                    Word old = words.get(at);
-                    String w = vocabulary.draw(random, old.ideographic);
-                    words.set(at, new Word(old.gap, w, isIdeographic(w.codePointAt(0))));
-                    replaced++;
-                }
+                case 0 -> inserted++;
+                case 1 -> deleted++;
+                default -> replaced++;
             }
         }
-        StringBuilder out = new StringBuilder(text.length() + 16);
-        for (Word w : words) {
-            out.append(w.gap).append(w.text);
+        // the words to delete or replace: a uniform sample of distinct words, in order (selection sampling, one pass)
+        int[] taken = new int[deleted + replaced];
+        int need = taken.length;
+        for (int i = 0, t = 0; need > 0; i++) {
+            if (random.nextInt(n - i) < need) {
+                taken[t++] = i;
+                need--;
+            }
+            if ((i + 1) % CHECK_EVERY_WORDS == 0) {
+                checkpoint.run();
+            }
         }
-        out.append(split.tail);
-        return new Copy(out.toString(), inserted, deleted, replaced);
+        // which of them are deleted: a uniform sample of the taken ones, the same way
+        int[] del = new int[deleted];
+        int[] rep = new int[replaced];
+        int dNeed = deleted;
+        for (int j = 0, d = 0, r = 0; j < taken.length; j++) {
+            if (dNeed > 0 && random.nextInt(taken.length - j) < dNeed) {
+                del[d++] = taken[j];
+                dNeed--;
+            } else {
+                rep[r++] = taken[j];
+            }
+        }
+        // the insertions' gaps: independent uniform gaps 0..n, drawn already sorted (the largest of m uniforms is U^(1/m),
+        // the next the largest of m - 1 below it, ...): no sort, deterministic on every JVM (StrictMath)
+        int[] gaps = new int[inserted];
+        double below = 1;
+        for (int m = inserted; m >= 1; m--) {
+            below *= StrictMath.pow(random.nextDouble(), 1.0 / m);
+            gaps[m - 1] = Math.min(n, (int) (below * (n + 1)));
+        }
+        return new Plan(n, del, rep, gaps);
+    }
+
+    /**
+     * Writes the copy a plan describes in one pass over the text, drawing the new words in the text's order: a new word
+     * is of the kind (ideographic or not) of the word at its gap (the last word at the end), a replacing one of the
+     * kind of the word it replaces. Kept words keep the separator in front of them; a deleted word goes with its own; a
+     * new word is preceded by nothing at the start of the copy and between two ideographic words, else by a space; two
+     * words that would run together (neither ideographic, nothing between them) get a space.
+     */
+    static Copy apply(CharSequence text, Plan plan, Vocabulary vocabulary, SplittableRandom random, Runnable checkpoint) {
+        Writer w = new Writer(text, plan, vocabulary, random);
+        scan(text, w, checkpoint);
+        w.finish();
+        return new Copy(w.out.toString(), plan.insertions().length, plan.deleted().length, plan.replaced().length);
+    }
+
+    /** The output side of {@link #apply}: receives the original words in order. */
+    private static final class Writer implements WordSink {
+        private final CharSequence text;
+        private final Plan plan;
+        private final Vocabulary vocabulary;
+        private final SplittableRandom random;
+        final StringBuilder out;
+        private int word;
+        private int nextDeleted;
+        private int nextReplaced;
+        private int nextInsertion;
+        private int previousEnd;
+        /** Whether the copy has a word yet, and whether its last one is ideographic. */
+        private boolean any;
+        private boolean lastIdeographic;
+        private boolean lastOriginalIdeographic;
+
+        Writer(CharSequence text, Plan plan, Vocabulary vocabulary, SplittableRandom random) {
+            this.text = text;
+            this.plan = plan;
+            this.vocabulary = vocabulary;
+            this.random = random;
+            this.out = new StringBuilder(text.length() + 16 * plan.insertions().length + 16);
+        }
+
+        @Override
+        public void word(int start, int end, boolean ideographic) {
+            insertAt(word, ideographic);
+            if (nextDeleted < plan.deleted().length && plan.deleted()[nextDeleted] == word) {
+                nextDeleted++;
+            } else if (nextReplaced < plan.replaced().length && plan.replaced()[nextReplaced] == word) {
+                nextReplaced++;
+                String r = vocabulary.draw(random, ideographic);
+                separate(previousEnd, start, isIdeographic(r.codePointAt(0)));
+                out.append(r);
+            } else {
+                separate(previousEnd, start, ideographic);
+                out.append(text, start, end);
+            }
+            previousEnd = end;
+            lastOriginalIdeographic = ideographic;
+            word++;
+        }
+
+        /** The planned new words of gap {@code gap}, of the kind {@code ideographicContext}. */
+        private void insertAt(int gap, boolean ideographicContext) {
+            int[] gaps = plan.insertions();
+            while (nextInsertion < gaps.length && gaps[nextInsertion] == gap) {
+                nextInsertion++;
+                String w = vocabulary.draw(random, ideographicContext);
+                boolean ideographic = isIdeographic(w.codePointAt(0));
+                if (any && !(ideographic && lastIdeographic)) {
+                    out.append(' ');
+                }
+                out.append(w);
+                any = true;
+                lastIdeographic = ideographic;
+            }
+        }
+
+        /** Before a word of the original text: its original separator {@code text[gapStart .. gapEnd)}, or a space if needed. */
+        private void separate(int gapStart, int gapEnd, boolean ideographic) {
+            if (gapStart < gapEnd) {
+                out.append(text, gapStart, gapEnd);
+            } else if (any && !ideographic && !lastIdeographic) {
+                out.append(' ');
+            }
+            any = true;
+            lastIdeographic = ideographic;
+        }
+
+        void finish() {
+            insertAt(plan.words(), plan.words() > 0 && lastOriginalIdeographic);
+            out.append(text, previousEnd, text.length());
+        }
     }
 
     /** The random source for one copy: fixed by the request's seed, the document's place in the sample and the edit rate. */

@@ -86,6 +86,19 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
 
     /** Documents whose edited copies are fingerprinted at most (4 copies each); random pairs use the whole sample. */
     static final int MAX_EDITED_DOCS = 1_000;
+    /**
+     * Words of text edited at most in one request, over all edited documents (each is read 5 times: its fingerprint and 4
+     * copies): the documents are taken in the sample's order while their words fit, so that the time a request takes is
+     * bounded whatever the texts' sizes (about 10 s of one core for 2 million words; 1,000 texts of 2,000 words fit).
+     */
+    static final long MAX_EDITED_WORDS = 2_000_000;
+    /**
+     * Words of text read at most in one request to decide which pairs are related (texts of documents with a neighbour
+     * within {@link Calibration#MAX_K} bits): beyond that, such documents are not compared by their texts.
+     */
+    static final long MAX_COMPARED_WORDS = 16_000_000;
+    /** Tokens between two checks for cancellation while a text is analysed. */
+    private static final int CHECK_EVERY_TOKENS = 1 << 16;
     /** Heap per hit of the sample search (a fingerprint from doc values, no source) until it is reduced. */
     static final long SAMPLE_HIT_BYTES = 1_024;
     /** Heap per sampled document once reduced: its index, id, score and fingerprint, and its slots in the arrays. */
@@ -104,8 +117,11 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
     static final long TEXT_OVERHEAD_BYTES = 64;
     /** Transient heap per character while a text is sketched, fingerprinted and its features counted. */
     static final long REDUCE_BYTES_PER_CHAR = 16;
-    /** Transient heap per character while a text's edited copies are made and fingerprinted: its words and gaps as objects. */
-    static final long EDIT_BYTES_PER_CHAR = 48;
+    /**
+     * Transient heap per character while a text's edited copies are made and fingerprinted: the copy (its builder and its
+     * string, UTF-16 at worst, with room for insertions), the plan (an int per edit) and the copy's analysis.
+     */
+    static final long EDIT_BYTES_PER_CHAR = 24;
     /** Heap per similarity sketch held for the random pairs: its bytes and the array's header and slot. */
     static final long MINHASH_SKETCH_BYTES = MinHashSketch.BYTES + 24;
     private static final String UNMAPPED = "unmapped";
@@ -182,16 +198,15 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
         private int[] fingerprintIndex;
         private boolean[] near;
         private ShingleSketch[] sketches;
+        /** What the text sketches of the documents with a neighbour (token bigrams, and similarity) hold. */
         private long sketchBytes;
         /** The field's similarity sketch when every target index has one (null: the report covers radii only). */
         private MinHashSketch minhash;
         /** Of the sample's documents with a fingerprint and a neighbour: the similarity sketches of their texts. */
         private byte[][] minhashes;
-        private long minhashBytes;
         private final List<EditSimilarity> similarities = new ArrayList<>();
         private VerifiedPairs verifiedPairs;
         private final TextEdits.Vocabulary vocabulary;
-        private int vocabularyDocs;
 
         private int pageDocs = FIRST_PAGE_DOCS;
         private long largestSource = FIRST_SOURCE_BYTES;
@@ -199,6 +214,14 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
         private int withText;
         private int textWithoutFingerprint;
         private int mismatch;
+        /** The words of the edited documents' texts, and of the texts compared for related pairs, so far. */
+        private long editedWords;
+        private long comparedWords;
+        /** Texts that would have been edited, or compared, but for the word budgets. */
+        private int notEdited;
+        private int notCompared;
+        /** Of each edited document, the similarity sketch of its text (null without a sketch). */
+        private final List<byte[]> originalSketches = new ArrayList<>();
         /** The documents to edit: their places in the sample, fingerprints and a hash of their texts in the first pass. */
         private final List<Integer> editedPositions = new ArrayList<>();
         private final List<Long> originals = new ArrayList<>();
@@ -339,7 +362,32 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             fetchTexts(all, 0, this::reduce, this::comparePairs);
         }
 
-        /** First pass, one text at a time: counts, the sketch, the vocabulary and the original fingerprint of a document to edit. */
+        /**
+         * Receives the hashes of a text's tokens while it is analysed: hands them to the given sketches (either may be
+         * null) and stops a cancelled task every {@link #CHECK_EVERY_TOKENS} tokens, so that a long text does not hold a
+         * cancelled request.
+         */
+        private FeatureBag.TokenHashes tokens(ShingleSketch.Builder shingles, MinHashSketch.Accumulator similarity) {
+            long[] n = new long[1];
+            return h -> {
+                if (shingles != null) {
+                    shingles.add(h);
+                }
+                if (similarity != null) {
+                    similarity.add(h);
+                }
+                if (++n[0] % CHECK_EVERY_TOKENS == 0) {
+                    task.ensureNotCancelled();
+                }
+            };
+        }
+
+        /**
+         * First pass, one text at a time: counts, and for the documents that need it one analysis of the text, as the
+         * field reads it, that gives its fingerprint, its token-bigram sketch (documents with a neighbour: are their
+         * pairs related?) and its similarity sketch; and the edit vocabulary from the documents to edit. Memory is
+         * charged before the work it is for; the word budgets bound the work.
+         */
         private void reduce(int position, String text) {
             if (text == null) {
                 return;
@@ -347,52 +395,81 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             withText++;
             Sampled d = docs.get(position);
             int f = fingerprintIndex[position];
-            boolean sketch = f >= 0 && near[f];
-            boolean vocab = vocabularyDocs < MAX_EDITED_DOCS;
-            boolean edit = editedPositions.size() < MAX_EDITED_DOCS;
-            if (!sketch && !vocab && !edit) {
+            boolean nearDoc = f >= 0 && near[f];
+            boolean editCandidate = editedPositions.size() < MAX_EDITED_DOCS;
+            if (!nearDoc && !editCandidate) {
                 return;
             }
             long work = REDUCE_BYTES_PER_CHAR * text.length();
             memory.add(work, "reducing the text of [" + d.id() + "]");
             try {
+                int wordCount = TextEdits.wordCount(text, task::ensureNotCancelled);
+                boolean sketch = nearDoc && comparedWords + wordCount <= MAX_COMPARED_WORDS;
+                boolean edit = editCandidate && editedWords + wordCount <= MAX_EDITED_WORDS;
+                if (nearDoc && !sketch) {
+                    notCompared++;
+                }
+                if (editCandidate && !edit) {
+                    notEdited++;
+                }
+                if (!sketch && !edit) {
+                    return;
+                }
+                SimHashFieldType type = types.get(d.index());
                 if (sketch) {
-                    long bytes = ShingleSketch.bytes(ShingleSketch.DEFAULT_SIZE);
-                    memory.add(bytes, "shingle sketches");
+                    long bytes = ShingleSketch.bytes(ShingleSketch.DEFAULT_SIZE) + (minhash == null ? 0 : MINHASH_SKETCH_BYTES);
+                    memory.add(bytes, "text sketches");
                     sketchBytes += bytes;
-                    sketches[f] = ShingleSketch.of(text, ShingleSketch.DEFAULT_SIZE);
+                    comparedWords += wordCount;
+                }
+                if (edit && minhash != null) {
+                    memory.add(MINHASH_SKETCH_BYTES, "similarity sketches of the edited documents");
+                }
+                ShingleSketch.Builder shingles = sketch ? ShingleSketch.builder(ShingleSketch.DEFAULT_SIZE) : null;
+                MinHashSketch.Accumulator similarity = minhash == null ? null : type.sketch().accumulator();
+                // one analysis gives the fingerprint, the number of features and the tokens both sketches read
+                TextFingerprinter fingerprinter = type.fingerprinter();
+                FeatureBag bag = fingerprinter.newBag();
+                bag.tokenHashes(tokens(shingles, similarity));
+                fingerprinter.addText(text, bag);
+                OptionalLong original = bag.fingerprint();
+                byte[] similaritySketch = similarity == null ? null : similarity.sketch();
+                if (sketch) {
+                    sketches[f] = shingles.build();
                     if (minhash != null) {
-                        memory.add(MINHASH_SKETCH_BYTES, "similarity sketches");
-                        minhashBytes += MINHASH_SKETCH_BYTES;
-                        minhashes[f] = types.get(d.index()).sketch().sketch(List.of(text));
+                        minhashes[f] = similaritySketch;
                     }
                 }
-                if (vocab) {
-                    long before = vocabulary.bytes();
-                    vocabulary.addText(text);
-                    memory.add(vocabulary.bytes() - before, "edit vocabulary");
-                    vocabularyDocs++;
+                if (!edit) {
+                    return;
                 }
-                if (edit) {
-                    // one analysis gives the fingerprint and the number of features
-                    TextFingerprinter fingerprinter = types.get(d.index()).fingerprinter();
-                    FeatureBag bag = fingerprinter.newBag();
-                    fingerprinter.addText(text, bag);
-                    OptionalLong original = bag.fingerprint();
-                    if (original.isEmpty()) {
-                        textWithoutFingerprint++;
-                        return;
-                    }
-                    if (d.stored() == null || d.stored() != original.getAsLong()) {
-                        mismatch++;
-                    }
-                    editedPositions.add(position);
-                    originals.add(original.getAsLong());
-                    textHashes.add(SimHash.featureHash(text));
-                    chars.add(text.length());
-                    words.add(TextEdits.wordCount(text));
-                    features.add(bag.distinctFeatures());
+                if (original.isEmpty()) {
+                    textWithoutFingerprint++;
+                    return;
                 }
+                if (d.stored() == null || d.stored() != original.getAsLong()) {
+                    mismatch++;
+                }
+                editedPositions.add(position);
+                originals.add(original.getAsLong());
+                originalSketches.add(similaritySketch);
+                textHashes.add(SimHash.featureHash(text));
+                chars.add(text.length());
+                words.add(wordCount);
+                features.add(bag.distinctFeatures());
+                editedWords += wordCount;
+                // the vocabulary grows by at most the text's characters and a string per word kept: charged before, then
+                // set to what it grew by
+                long most = TEXT_BYTES_PER_CHAR * text.length()
+                    + TextEdits.Vocabulary.WORD_OVERHEAD_BYTES * Math.min(wordCount, 2L * TextEdits.Vocabulary.MAX_WORDS_PER_KIND);
+                memory.add(most, "edit vocabulary");
+                long before = vocabulary.bytes();
+                try {
+                    vocabulary.addText(text, task::ensureNotCancelled);
+                } finally {
+                    memory.release(most);
+                }
+                memory.add(vocabulary.bytes() - before, "edit vocabulary");
             } finally {
                 memory.release(work);
             }
@@ -408,43 +485,53 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             if (minhash != null) {
                 verifiedPairs = new VerifiedPairs(fingerprints, minhashes, minhash, related, pairs);
                 minhashes = null;
-                memory.release(minhashBytes);
             }
             sketches = null;
             memory.release(sketchBytes);
             fetchTexts(editedPositions, 0, this::edit, () -> listener.onResponse(report()));
         }
 
-        /** Second pass: edited copies of one text at each rate, and their distances from the text's fingerprint. */
+        /**
+         * Second pass: edited copies of one text at each rate (edits linear in the text), each analysed once for its
+         * fingerprint and similarity sketch, and their distances from the text's.
+         */
         private void edit(int position, String text) {
             Sampled d = docs.get(position);
             int e = editedIndex++;
             if (text == null) {
                 return; // deleted since the first pass
             }
-            // the fingerprint of the first pass, unless the document has changed since: then the text as it is now
-            OptionalLong original = SimHash.featureHash(text) == textHashes.get(e) ? OptionalLong.of(originals.get(e))
-                : types.get(d.index()).fingerprinter().fingerprint(text);
-            if (original.isEmpty()) {
-                return;
+            if (!similarities.isEmpty()) {
+                memory.add(EditSimilarity.BYTES_PER_COPY * similarities.size(), "similarities of edited copies");
             }
             long work = EDIT_BYTES_PER_CHAR * text.length();
             memory.add(work, "editing the text of [" + d.id() + "]");
             try {
                 SimHashFieldType type = types.get(d.index());
                 TextFingerprinter fingerprinter = type.fingerprinter();
-                // the original's sketch from its text, as the field computes it when it indexes the text
-                byte[] originalSketch = similarities.isEmpty() ? null : type.sketch().sketch(List.of(text));
-                if (!similarities.isEmpty()) {
-                    memory.add(EditSimilarity.BYTES_PER_COPY * similarities.size(), "similarities of edited copies");
+                OptionalLong original;
+                byte[] originalSketch;
+                if (SimHash.featureHash(text) == textHashes.get(e)) {
+                    original = OptionalLong.of(originals.get(e));
+                    originalSketch = originalSketches.get(e);
+                } else {
+                    // the document has changed since the first pass: the text as it is now
+                    MinHashSketch.Accumulator similarity = minhash == null ? null : type.sketch().accumulator();
+                    original = fingerprinter.fingerprint(text, tokens(null, similarity));
+                    originalSketch = similarity == null ? null : similarity.sketch();
+                }
+                if (original.isEmpty()) {
+                    return;
                 }
                 for (int r = 0; r < recalls.size(); r++) {
-                    TextEdits.Copy copy = TextEdits.edit(text, recalls.get(r).rate(), vocabulary, TextEdits.random(request.seed(), position, r));
-                    OptionalLong fp = fingerprinter.fingerprint(copy.text());
+                    TextEdits.Copy copy = TextEdits.edit(text, recalls.get(r).rate(), vocabulary,
+                        TextEdits.random(request.seed(), position, r), task::ensureNotCancelled);
+                    MinHashSketch.Accumulator similarity = similarities.isEmpty() ? null : type.sketch().accumulator();
+                    OptionalLong fp = fingerprinter.fingerprint(copy.text(), tokens(null, similarity));
                     int distance = fp.isEmpty() ? -1 : SimHash.distance(original.getAsLong(), fp.getAsLong());
                     recalls.get(r).add(distance, copy.edits());
-                    if (!similarities.isEmpty()) {
-                        byte[] copySketch = type.sketch().sketch(List.of(copy.text()));
+                    if (similarity != null) {
+                        byte[] copySketch = similarity.sketch();
                         similarities.get(r).add(distance, originalSketch == null || copySketch == null ? Double.NaN
                             : minhash.similarity(originalSketch, copySketch));
                     }
@@ -531,7 +618,7 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
             String sourceFields = String.join(", ", new LinkedHashSet<>(targets.values().stream().map(Target::sourceField).toList()));
             Calibration calibration = new Calibration(request.maxFalseMatchRate(), pairs, recalls,
                 new Calibration.Counts(total, withFingerprint, docs.size(), docs.size() - fingerprints.length, withText,
-                    textWithoutFingerprint, mismatch, editedPositions.size()),
+                    textWithoutFingerprint, mismatch, editedPositions.size(), editedWords, notEdited, notCompared),
                 new Calibration.TextSizes(Calibration.median(chars), Calibration.median(words), Calibration.median(features)),
                 sourceFields, verifiedPairs == null ? null : new Calibration.Verified(verifiedPairs, similarities));
 

@@ -257,4 +257,41 @@ class CalibrationTest {
         }
         return sum * h / 3;
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void twoDocumentsOrFewerGiveNoRecommendationAndSaySo() {
+        // one pair 40 bits apart: observed 0 at every k, and no distribution to approximate (a single distance)
+        for (long[] fps : new long[][] { {}, { 0x0L }, { 0x0L, 0xFFFFFFFFFFL } }) {
+            Calibration c = new Calibration(1e-6, RandomPairs.of(fps), recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body");
+            assertTrue(c.tooFewPairs(), fps.length + " fingerprints");
+            assertEquals(-1, c.recommendedK());
+            Map<String, Object> m = c.toMap();
+            assertNull(((Map<String, Object>) m.get("recommendation")).get("max_distance"), m.toString());
+            List<String> w = (List<String>) m.get("warnings");
+            assertTrue(w.stream().anyMatch(s -> s.startsWith("too few documents: ")), w.toString());
+            assertTrue(w.stream().noneMatch(s -> s.startsWith("even identical fingerprints")), w.toString());
+        }
+        // three documents at three distances: the approximation exists, and the recommendation is made from it
+        Calibration three = new Calibration(1e-6, RandomPairs.of(new long[] { 0x0L, 0xFFL, 0xFFFFFFFFFFL }), recalls(), COUNTS,
+            new Calibration.TextSizes(120, 30, 25), "body");
+        assertTrue(!three.tooFewPairs());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void textsLeftOutByTheWordBudgetsAreCountedAndExplained() {
+        Calibration.Counts counts = new Calibration.Counts(50, 50, 50, 0, 50, 0, 0, 3, 1_900_000, 47, 12);
+        Calibration c = new Calibration(1e-6, RandomPairs.of(new long[] { 0x0L, 0xFFL, 0xFFFFFFFFFFL }), recalls(), counts,
+            new Calibration.TextSizes(120, 30, 25), "body");
+        Map<String, Object> m = c.toMap();
+        Map<String, Object> sample = (Map<String, Object>) m.get("sample");
+        assertEquals(1_900_000L, sample.get("edited_words"));
+        assertEquals(47, sample.get("texts_not_edited"));
+        assertEquals(12, sample.get("texts_not_compared"));
+        List<String> w = (List<String>) m.get("warnings");
+        assertTrue(w.stream().anyMatch(s -> s.startsWith("47 sampled texts were not edited")), w.toString());
+        assertTrue(w.stream().anyMatch(s -> s.startsWith("12 sampled documents within 16 bits of another one were not compared")),
+            w.toString());
+    }
 }

@@ -96,7 +96,7 @@ class ShingleSketchTest {
         for (int t = 0; t < 300; t++) {
             String x = randomText(r, vocab, r.nextInt(60));
             String y = r.nextBoolean() ? randomText(r, vocab, r.nextInt(60)) : x + " " + randomText(r, vocab, r.nextInt(5));
-            double exact = TextSimilarity.jaccard(TextSimilarity.shingles(x), TextSimilarity.shingles(y));
+            double exact = jaccard(shingles(x), shingles(y));
             ShingleSketch a = ShingleSketch.of(x, 256);
             ShingleSketch b = ShingleSketch.of(y, 256);
             assertEquals(exact, a.jaccard(b), 1e-12, x + " | " + y);
@@ -129,7 +129,7 @@ class ShingleSketchTest {
         ShingleSketch b = ShingleSketch.of(y, 256);
         assertEquals(256, a.size());
         assertFalse(a.complete());
-        double exact = TextSimilarity.jaccard(TextSimilarity.shingles(x), TextSimilarity.shingles(y));
+        double exact = jaccard(shingles(x), shingles(y));
         assertEquals(exact, a.jaccard(b), 5 * Math.sqrt(exact * (1 - exact) / 256), "exact " + exact);
         assertEquals(ShingleSketch.bytes(256), 48 + 8 * 256);
     }
@@ -140,11 +140,66 @@ class ShingleSketchTest {
         assertThrows(IllegalArgumentException.class, () -> ShingleSketch.of("a b", 0));
     }
 
+    /** The test's own reference: the set of lowercased word bigrams (the one word of a text of one word). */
+    static Set<String> shingles(String text) {
+        List<String> words = TextEdits.words(text.toLowerCase(java.util.Locale.ROOT));
+        Set<String> out = new HashSet<>();
+        if (words.size() == 1) {
+            out.add(words.get(0));
+        }
+        for (int i = 1; i < words.size(); i++) {
+            out.add(words.get(i - 1) + " " + words.get(i));
+        }
+        return out;
+    }
+
+    /** |a ∩ b| / |a ∪ b|, 0 for two empty sets: the reference's. */
+    static double jaccard(Set<String> a, Set<String> b) {
+        if (a.isEmpty() && b.isEmpty()) {
+            return 0;
+        }
+        Set<String> common = new HashSet<>(a);
+        common.retainAll(b);
+        return (double) common.size() / (a.size() + b.size() - common.size());
+    }
+
+    @Test
+    void oracleWordBigramsAndJaccard() {
+        assertEquals(Set.of("the cat", "cat sat", "sat down"), shingles("The cat sat, down."));
+        assertEquals(Set.of("国 家", "家 统", "统 计"), shingles("国家统计"));
+        assertEquals(Set.of("hello"), shingles("Hello!"));
+        assertEquals(Set.of(), shingles("..."));
+        // {a b, b c, c d} and {a b, b c, c e}: 2 common of 4 distinct
+        assertEquals(0.5, jaccard(shingles("a b c d"), shingles("a b c e")), 0);
+        assertEquals(0.0, jaccard(Set.of(), Set.of()), 0);
+    }
+
     private static String randomText(Random r, String[] vocab, int words) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < words; i++) {
             b.append(vocab[r.nextInt(vocab.length)]).append(r.nextInt(4) == 0 ? ", " : " ");
         }
         return b.toString();
+    }
+
+    @Test
+    void aBuilderFedTokenHashesSketchesTheirBigrams() {
+        // the tokens 1, 2, 3, 2, 3: bigrams (1,2), (2,3), (3,2), (2,3): three distinct; against 1, 2, 3: two of three shared
+        ShingleSketch.Builder a = ShingleSketch.builder(16);
+        for (long h : new long[] { 1, 2, 3, 2, 3 }) {
+            a.add(h);
+        }
+        ShingleSketch.Builder b = ShingleSketch.builder(16);
+        for (long h : new long[] { 1, 2, 3 }) {
+            b.add(h);
+        }
+        ShingleSketch sa = a.build();
+        assertEquals(3, sa.size());
+        assertEquals(2.0 / 3, sa.jaccard(b.build()), 1e-12);
+        // one token is that token, not a bigram with nothing; none is empty
+        ShingleSketch.Builder one = ShingleSketch.builder(16);
+        one.add(7);
+        assertEquals(1, one.build().size());
+        assertEquals(0, ShingleSketch.builder(16).build().size());
     }
 }

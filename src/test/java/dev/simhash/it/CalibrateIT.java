@@ -1,5 +1,6 @@
 package dev.simhash.it;
 
+import dev.simhash.calibrate.CalibrationTable;
 import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
@@ -11,22 +12,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static dev.simhash.it.support.Rest.ordered;
 import static dev.simhash.it.support.Rest.toJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -143,10 +146,17 @@ class CalibrateIT {
     }
 
     @Test
-    void wholeIndexSample() {
+    void wholeIndexSample() throws IOException {
         Rest.Answer a = calibrate(INDEX, ordered("field", "body.simhash", "sample_size", 2000));
         System.out.println("[calibrate] " + a.body());
         assertEquals(200, a.status(), a.toString());
+        // docs/calibrate.md shows this report as a table: it must be this report's
+        String page = Files.readString(Path.of("docs", "calibrate.md"));
+        String start = "<!-- calibrate-table: the report of CalibrateIT.wholeIndexSample, checked by it -->\n";
+        int from = page.indexOf(start);
+        assertTrue(from >= 0, "the table's marker in docs/calibrate.md");
+        String documented = page.substring(from + start.length(), page.indexOf("<!-- end of calibrate-table -->", from));
+        assertEquals(documented, CalibrationTable.markdown(a.json()), "the table in docs/calibrate.md; the live report: " + a.body());
         assertEquals("body.simhash", a.at("field"));
         assertEquals("body", a.at("source_field"));
         assertEquals(List.of(INDEX), a.at("indices"));
@@ -173,7 +183,7 @@ class CalibrateIT {
             for (int j = i + 1; j < ids.size(); j++) {
                 int d = Long.bitCount(fingerprints.get(ids.get(i)) ^ fingerprints.get(ids.get(j)));
                 histogram[d]++;
-                if (d <= 16 && jaccard(bigrams(bodies.get(ids.get(i))), bigrams(bodies.get(ids.get(j)))) >= 0.5) {
+                if (d <= 16 && jaccard(bigrams(ids.get(i)), bigrams(ids.get(j))) >= 0.5) {
                     related[d]++;
                 }
             }
@@ -241,19 +251,32 @@ class CalibrateIT {
         assertTrue(((Number) byK.get(8).get("related_pairs_within")).intValue() >= 5, byK.get(8).toString());
     }
 
-    private static final Pattern WORD = Pattern.compile(
-        "[\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}]|[\\p{L}\\p{N}\\p{M}&&[^\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}]]+");
+    /** The token bigrams of each body, by id, as the node's {@code simhash_v2} analyzer shows the field's tokens. */
+    private final Map<String, Set<String>> bigramsById = new HashMap<>();
 
-    /** Lowercased word bigrams (Han characters are words), the test's own. */
-    static Set<String> bigrams(String text) {
-        List<String> words = new ArrayList<>();
-        Matcher m = WORD.matcher(text.toLowerCase(Locale.ROOT));
-        while (m.find()) {
-            words.add(m.group());
+    /**
+     * The bigrams of a body's tokens (its one token, if it has one) as a simhash-v2 field reads its text: the tokens of
+     * type {@code token} that {@code _analyze} with the {@code simhash_v2} analyzer shows (docs/field-type.md); the
+     * test's own reading of "related" in docs/calibrate.md.
+     */
+    Set<String> bigrams(String id) {
+        return bigramsById.computeIfAbsent(id, i -> bigramsOfText(bodies.get(i)));
+    }
+
+    Set<String> bigramsOfText(String text) {
+        Rest.Answer a = rest.ok("POST", "/_analyze", toJson(Map.of("analyzer", "simhash_v2", "text", text)));
+        List<String> tokens = new ArrayList<>();
+        for (Map<String, Object> t : a.<List<Map<String, Object>>>at("tokens")) {
+            if ("token".equals(t.get("type"))) {
+                tokens.add((String) t.get("token"));
+            }
         }
         Set<String> out = new HashSet<>();
-        for (int i = 1; i < words.size(); i++) {
-            out.add(words.get(i - 1) + " " + words.get(i));
+        if (tokens.size() == 1) {
+            out.add(tokens.get(0));
+        }
+        for (int i = 1; i < tokens.size(); i++) {
+            out.add(tokens.get(i - 1) + " " + tokens.get(i));
         }
         return out;
     }
@@ -337,7 +360,7 @@ class CalibrateIT {
                     if (d <= specRadius(GRID[t]) && sim >= GRID[t]) {
                         matched[t]++;
                         if (rel == null) {
-                            rel = jaccard(bigrams(bodies.get(ids.get(i))), bigrams(bodies.get(ids.get(j)))) >= 0.5;
+                            rel = jaccard(bigrams(ids.get(i)), bigrams(ids.get(j))) >= 0.5;
                         }
                         related[t] += rel ? 1 : 0;
                     }
@@ -532,6 +555,81 @@ class CalibrateIT {
         assertError(calibrate("calib-object", ordered("field", "simhash")), 400, "is the object form of the simhash processor");
         assertError(calibrate("calib-ready", ordered("field", "fp")), 400, "takes ready-made fingerprints ([input] = [fingerprint])");
         assertError(calibrate(INDEX, ordered("field", "title_fp", "source_field", "nope")), 400, "[source_field] [nope] is not mapped");
+    }
+
+    /**
+     * A simplified and a traditional Chinese copy of one text are one text to a simhash-v2 field (it folds traditional
+     * to simplified characters: identical fingerprints, sketch estimate 1.0), so calibrate must judge them related, a
+     * near-duplicate already in the data, not a chance match: the pair at distance 0 is related, and the recommendation
+     * stands.
+     */
+    @Test
+    void simplifiedAndTraditionalCopiesOfOneTextAreRelated() {
+        String index = "calib-zh-variants";
+        rest.ok("PUT", "/" + index, """
+            {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
+             "mappings": {"properties": {"body": {"type": "text", "fields": {"simhash": {"type": "simhash", "version": "v2"}}}}}}""");
+        StringBuilder bulk = new StringBuilder();
+        String simplified = "国家统计局今天发布数据显示，十月份全国居民消费价格同比上涨，其中城市上涨较多，农村上涨较少，"
+            + "食品价格继续下降，服务价格保持稳定。专家认为，经济运行总体平稳，发展质量继续提高。";
+        String traditional = "國家統計局今天發布數據顯示，十月份全國居民消費價格同比上漲，其中城市上漲較多，農村上漲較少，"
+            + "食品價格繼續下降，服務價格保持穩定。專家認為，經濟運行總體平穩，發展質量繼續提高。";
+        bulk.append(toJson(Map.of("index", Map.of("_id", "zh-s")))).append('\n').append(toJson(Map.of("body", simplified))).append('\n');
+        bulk.append(toJson(Map.of("index", Map.of("_id", "zh-t")))).append('\n').append(toJson(Map.of("body", traditional))).append('\n');
+        int n = 0;
+        for (Map<String, Object> t : texts().subList(0, 60)) {
+            bulk.append(toJson(Map.of("index", Map.of("_id", "d" + n++)))).append('\n').append(toJson(Map.of("body", t.get("body"))))
+                .append('\n');
+        }
+        Rest.Answer b = rest.bulk("/" + index + "/_bulk?refresh=true", bulk.toString());
+        assertEquals(Boolean.FALSE, b.at("errors"), b.toString());
+        // the premise: one text to the field
+        Rest.Answer fps = rest.ok("POST", "/" + index + "/_search", toJson(Map.of("query", Map.of("ids", Map.of("values",
+            List.of("zh-s", "zh-t"))), "_source", false, "docvalue_fields", List.of(Map.of("field", "body.simhash", "format", "long")))));
+        List<Map<String, Object>> hits = fps.at("hits.hits");
+        assertEquals(2, hits.size());
+        assertEquals(((Map<?, ?>) hits.get(0).get("fields")).get("body.simhash"), ((Map<?, ?>) hits.get(1).get("fields")).get("body.simhash"));
+
+        Rest.Answer a = calibrate(index, ordered("field", "body.simhash", "sample_size", 1000));
+        assertEquals(200, a.status(), a.toString());
+        List<Map<String, Object>> byK = a.at("by_k");
+        long atZero = ((Number) byK.get(0).get("random_pairs_within")).longValue();
+        assertTrue(atZero >= 1, byK.get(0).toString());
+        assertEquals(atZero, ((Number) byK.get(0).get("related_pairs_within")).longValue(), "every pair at distance 0 is related: " + byK.get(0));
+        assertEquals(0.0, num(byK.get(0).get("observed_false_match_rate")), 0, byK.get(0).toString());
+        assertNotNull(a.at("recommendation.max_distance"), a.toString());
+        List<String> warnings = a.at("warnings");
+        assertTrue(warnings.stream().noneMatch(w -> w.startsWith("even identical fingerprints")), warnings.toString());
+        rest.delete("/" + index);
+    }
+
+    /** Two documents are one pair: no rate can be shown or estimated from it, and the report says so instead of recommending. */
+    @Test
+    void twoDocumentsGiveAWarningAndNoRecommendation() {
+        String index = "calib-two";
+        rest.ok("PUT", "/" + index, """
+            {"mappings": {"properties": {"body": {"type": "text", "fields": {"simhash": {"type": "simhash"}}}}}}""");
+        StringBuilder bulk = new StringBuilder();
+        int n = 0;
+        for (Map<String, Object> t : texts().subList(0, 2)) {
+            bulk.append(toJson(Map.of("index", Map.of("_id", "d" + n++)))).append('\n').append(toJson(Map.of("body", t.get("body"))))
+                .append('\n');
+        }
+        Rest.Answer b = rest.bulk("/" + index + "/_bulk?refresh=true", bulk.toString());
+        assertEquals(Boolean.FALSE, b.at("errors"), b.toString());
+        for (String sample : new String[] { "2", "1000" }) {
+            Rest.Answer a = rest.get("/" + index + "/_simhash/calibrate?field=body.simhash&sample_size=" + sample);
+            assertEquals(200, a.status(), a.toString());
+            assertEquals(1, ((Number) a.at("random_pairs.pairs")).intValue(), a.toString());
+            assertTrue(a.json().containsKey("recommendation"), a.toString());
+            assertNull(a.at("recommendation.max_distance"), a.toString());
+            assertNull(a.at("similarity_recommendation.min_similarity"), a.toString());
+            assertEquals("too_few_documents", a.at("similarity_recommendation.chosen_by"), a.toString());
+            List<String> warnings = a.at("warnings");
+            assertTrue(warnings.stream().anyMatch(w -> w.startsWith("too few documents: 2 sampled documents have a fingerprint, 1 pairs")),
+                warnings.toString());
+        }
+        rest.delete("/" + index);
     }
 
     static void assertError(Rest.Answer a, int status, String message) {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -257,5 +258,90 @@ class CalibrateMemoryIT {
         Rest.Answer ok = calibrate(reader, MID, 200);
         assertEquals(200, ok.status(), ok.body());
         assertEquals(before, requestBreakerBytes(), "the request breaker is released after success");
+    }
+
+    /** A text of {@code n} made-up words of 1 to 4 letters (short words: many per megabyte), now and then a full stop. */
+    static String shortWords(Random random, int n) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            int len = 1 + random.nextInt(4);
+            for (int c = 0; c < len; c++) {
+                b.append((char) ('a' + random.nextInt(26)));
+            }
+            b.append(random.nextInt(12) == 0 ? ". " : " ");
+        }
+        return b.toString();
+    }
+
+    /**
+     * Editing is linear in a text's length, and the work of a request is bounded by its word budget: two texts of 1.2
+     * million words (about 4.2 million characters each; editing them one word at a time in a list took minutes per copy):
+     * the first is edited (4 copies, 10% of its words is 120,000 edits), the second is over the budget and said to be, and
+     * the report answers within a minute, with the breaker released.
+     */
+    @Test
+    void longTextsAreEditedInLinearTimeWithinTheWordBudget() {
+        String index = "calib-mem-long";
+        admin.ok("PUT", "/" + index, """
+            {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
+             "mappings": {"properties": {"body": {"type": "text", "fields": {"simhash": {"type": "simhash"}}}}}}""");
+        Random random = new Random(4242);
+        int words = 1_200_000;
+        StringBuilder bulk = new StringBuilder();
+        for (int d = 0; d < 2; d++) {
+            bulk.append(toJson(Map.of("index", Map.of("_id", "long-" + d)))).append('\n')
+                .append(toJson(Map.of("body", shortWords(random, words)))).append('\n');
+            index(index, bulk);
+        }
+        admin.ok("POST", "/" + index + "/_refresh", null);
+        long before = requestBreakerBytes();
+        long start = System.nanoTime();
+        Rest.Answer a = calibrate(reader, index, 10);
+        long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+        System.out.println("[calibrate-memory] long: " + seconds + " s, " + a.status() + " "
+            + a.body().substring(0, Math.min(1500, a.body().length())));
+        assertAnswersAndSurvives(a, before);
+        assertEquals(200, a.status(), a.body());
+        assertTrue(seconds < 60, "answered in " + seconds + " s");
+        assertEquals(1, ((Number) a.at("sample.edited_docs")).intValue(), a.body());
+        assertEquals(words, ((Number) a.at("sample.edited_words")).intValue(), a.body());
+        assertEquals(1, ((Number) a.at("sample.texts_not_edited")).intValue(), a.body());
+        List<Map<String, Object>> edits = a.at("edits");
+        // 10% of 1.2 million words: 120,000 edits in the one copy
+        assertEquals(120_000, ((Number) edits.get(3).get("mean_words_changed")).doubleValue(), 1.0, edits.toString());
+        List<String> warnings = a.at("warnings");
+        assertTrue(warnings.stream().anyMatch(w -> w.startsWith("1 sampled texts were not edited")), warnings.toString());
+        admin.ok("DELETE", "/" + index, null);
+    }
+
+    /**
+     * The measurement behind the time bound, not run by CI (it indexes 190 MB): 40 documents of 4.8 MB of made-up words
+     * read by a user with only {@code read}; the report must answer (200 or 429) within 30 s. Run with
+     * {@code ./run test -Dtest=TextEditsTest -Dit.test=CalibrateMemoryIT#fortyDocumentsOf4Point8MB -Dcalibrate.big=true}.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "calibrate.big", matches = "true")
+    void fortyDocumentsOf4Point8MB() {
+        String index = "calib-mem-forty";
+        admin.ok("PUT", "/" + index, """
+            {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
+             "mappings": {"properties": {"body": {"type": "text", "fields": {"simhash": {"type": "simhash"}}}}}}""");
+        Random random = new Random(40);
+        List<String> words = vocabulary(random, 20_000);
+        StringBuilder bulk = new StringBuilder();
+        for (int d = 0; d < 40; d++) {
+            add(bulk, "big-" + d, text(random, words, 4_800_000));
+            index(index, bulk);
+        }
+        admin.ok("POST", "/" + index + "/_refresh", null);
+        long before = requestBreakerBytes();
+        long start = System.nanoTime();
+        Rest.Answer a = calibrate(reader, index, 100);
+        long millis = (System.nanoTime() - start) / 1_000_000L;
+        System.out.println("[calibrate-memory] forty x 4.8 MB: " + millis + " ms, " + a.status() + " "
+            + a.body().substring(0, Math.min(3000, a.body().length())));
+        assertAnswersAndSurvives(a, before);
+        assertTrue(millis < 30_000, "answered in " + millis + " ms");
+        admin.ok("DELETE", "/" + index, null);
     }
 }
