@@ -24,8 +24,15 @@ public final class DocumentFrequencies {
     /** Default bound of distinct features counted at once. */
     public static final int DEFAULT_MAX_TRACKED = 2_000_000;
 
+    /**
+     * Heap bytes one counted feature holds besides its characters: the string and its array, the count's array and the
+     * map's entry and slot (an estimate for the request circuit breaker).
+     */
+    static final long ENTRY_BYTES = 112;
+
     private final int maxTracked;
     private final Map<String, int[]> df = new HashMap<>();
+    private long ramBytes;
     private long documents;
     private long prunings;
 
@@ -40,7 +47,13 @@ public final class DocumentFrequencies {
     public void addDocument(Collection<String> distinctFeatures) {
         documents++;
         for (String f : distinctFeatures) {
-            df.computeIfAbsent(f, k -> new int[1])[0]++;
+            int[] count = df.get(f);
+            if (count == null) {
+                df.put(f, new int[] { 1 });
+                ramBytes += entryBytes(f);
+            } else {
+                count[0]++;
+            }
         }
         if (df.size() > maxTracked) {
             prune();
@@ -69,7 +82,20 @@ public final class DocumentFrequencies {
         }
         int forget = threshold;
         df.values().removeIf(c -> c[0] <= forget);
+        ramBytes = 0;
+        for (String f : df.keySet()) {
+            ramBytes += entryBytes(f);
+        }
         prunings++;
+    }
+
+    private static long entryBytes(String feature) {
+        return ENTRY_BYTES + 2L * feature.length();
+    }
+
+    /** The estimated heap the counts hold, for the request circuit breaker. */
+    public long ramBytesUsed() {
+        return ramBytes;
     }
 
     public long documents() {

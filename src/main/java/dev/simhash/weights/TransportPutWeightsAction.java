@@ -1,5 +1,6 @@
 package dev.simhash.weights;
 
+import dev.simhash.breaker.RequestMemory;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.TextFingerprinter;
@@ -21,6 +22,7 @@ import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.client.internal.ParentTaskAssigningClient;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.breaker.CircuitBreaker;
 import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.common.lucene.search.function.CombineFunction;
 import org.elasticsearch.common.xcontent.support.XContentMapValues;
@@ -29,6 +31,7 @@ import org.elasticsearch.core.TimeValue;
 import org.elasticsearch.index.query.QueryBuilder;
 import org.elasticsearch.index.query.QueryBuilders;
 import org.elasticsearch.index.query.functionscore.ScoreFunctionBuilders;
+import org.elasticsearch.indices.breaker.CircuitBreakerService;
 import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.PointInTimeBuilder;
@@ -54,7 +57,19 @@ import java.util.Map;
  */
 public final class TransportPutWeightsAction extends HandledTransportAction<PutWeightsRequest, PutWeightsResponse> {
 
+    /** The most documents per page of the sample. */
     static final int PAGE_SIZE = 1_000;
+    /** The documents of the sample's first page, before their sizes are known: few, as each may be megabytes. */
+    static final int FIRST_PAGE_SIZE = 4;
+    /** The source bytes a page of the sample should hold at most, from the largest document read so far. */
+    static final long PAGE_BYTES = 8L * 1024 * 1024;
+    /**
+     * Heap bytes per character of a document's text while its features are counted (the feature bag and the list of its
+     * distinct features), charged to the request breaker before the work; the page's source is charged twice its bytes
+     * (the bytes and the parsed map).
+     */
+    static final long DOCUMENT_BYTES_PER_CHAR = 32;
+    static final String MEMORY_LABEL = "simhash weights: ";
     /** Documents per page of the first sampling pass, which reads only their scores. */
     static final int SCORE_PAGE_SIZE = 5_000;
     /** Sequence numbers are unique among a shard's live documents; the function salts them with the index and shard. */
@@ -65,15 +80,18 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
     private final ClusterService clusterService;
     private final WeightsRegistry registry;
     private final ThreadPool threadPool;
+    private final CircuitBreakerService breakers;
 
     @Inject
     public TransportPutWeightsAction(TransportService transportService, ActionFilters actionFilters, NodeClient client,
-                                     ClusterService clusterService, ThreadPool threadPool, WeightsRegistry registry) {
+                                     ClusterService clusterService, ThreadPool threadPool, WeightsRegistry registry,
+                                     CircuitBreakerService breakers) {
         super(PutWeightsAction.NAME, transportService, actionFilters, PutWeightsRequest::new, threadPool.generic());
         this.client = client;
         this.clusterService = clusterService;
         this.registry = registry;
         this.threadPool = threadPool;
+        this.breakers = breakers;
     }
 
     @Override
@@ -132,6 +150,11 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
         private final TextFingerprinter fingerprinter;
         private final ActionListener<PutWeightsResponse> listener;
         private final DocumentFrequencies df = new DocumentFrequencies(DocumentFrequencies.DEFAULT_MAX_TRACKED);
+        /** The counts and the page being read, charged to the request breaker (a 429 when they do not fit). */
+        private final RequestMemory memory = new RequestMemory(breakers.getBreaker(CircuitBreaker.REQUEST), MEMORY_LABEL);
+        private long countsCharged;
+        /** The largest source of a document read so far (bytes), which sizes the next page. */
+        private long largestSource;
         private BytesReference pitId;
         /** The documents the sample is read from: those with a value, or those of them scoring at least the threshold. */
         private QueryBuilder sampleQuery;
@@ -251,7 +274,7 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
             if (cancelled()) {
                 return;
             }
-            int size = (int) Math.min(PAGE_SIZE, request.sampleSize() - df.documents());
+            int size = (int) Math.min(pageSize(), request.sampleSize() - df.documents());
             SearchSourceBuilder source = pitSource(sampleQuery, size).fetchSource(new String[] {request.field()}, null);
             if (searchAfter != null) {
                 source.searchAfter(searchAfter);
@@ -259,16 +282,51 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
             search(source, this::onPage);
         }
 
+        /**
+         * Documents per page: a few until their sizes are known, then as many of the largest seen so far as fit in
+         * {@link #PAGE_BYTES} (a page's sources are all in memory at once), at most {@link #PAGE_SIZE}.
+         */
+        private int pageSize() {
+            if (largestSource == 0) {
+                return FIRST_PAGE_SIZE;
+            }
+            return (int) Math.max(1, Math.min(PAGE_SIZE, PAGE_BYTES / largestSource));
+        }
+
         private void onPage(SearchResponse r) {
             SearchHit[] hits = r.getHits().getHits();
-            FeatureBag bag = fingerprinter.newBag();
+            long pageBytes = 0;
             for (SearchHit hit : hits) {
-                bag.reset();
-                for (String text : texts(hit.getSourceAsMap())) {
-                    fingerprinter.addText(text, bag);
+                long bytes = hit.getSourceRef() == null ? 0 : hit.getSourceRef().length();
+                pageBytes += bytes;
+                largestSource = Math.max(largestSource, bytes);
+            }
+            // the page is in memory already: charged as it is read (a page is sized to hold little), released after
+            memory.add(2 * pageBytes, "reading a page of the sample of [" + request.index() + "]");
+            try {
+                FeatureBag bag = fingerprinter.newBag();
+                for (SearchHit hit : hits) {
+                    if (cancelled()) {
+                        return;
+                    }
+                    long work = hit.getSourceRef() == null ? 0 : DOCUMENT_BYTES_PER_CHAR * hit.getSourceRef().length();
+                    // the features of one document, charged before they are counted
+                    memory.add(work, "counting the features of [" + hit.getId() + "]");
+                    try {
+                        bag.reset();
+                        for (String text : texts(hit.getSourceAsMap())) {
+                            fingerprinter.addText(text, bag);
+                        }
+                        df.addDocument(bag.features());
+                    } finally {
+                        memory.release(work);
+                    }
+                    memory.update(countsCharged, df.ramBytesUsed(), "document frequencies");
+                    countsCharged = df.ramBytesUsed();
+                    task.docsRead.incrementAndGet();
                 }
-                df.addDocument(bag.features());
-                task.docsRead.incrementAndGet();
+            } finally {
+                memory.release(2 * pageBytes);
             }
             task.featuresCounted = df.distinctFeatures();
             if (hits.length == 0 || df.documents() >= request.sampleSize()) {
@@ -325,6 +383,7 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
         }
 
         private void close() {
+            memory.close();
             if (pitId != null) {
                 BytesReference id = pitId;
                 pitId = null;

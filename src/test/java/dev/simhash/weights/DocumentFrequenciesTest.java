@@ -116,4 +116,21 @@ class DocumentFrequenciesTest {
     void noDocumentsDefaultOne() {
         assertEquals(1.0, new DocumentFrequencies(10).defaultWeight(2));
     }
+
+    /** The estimate grows by one entry per new feature (its characters at two bytes), not per repeat, and shrinks on pruning. */
+    @Test
+    void theHeapEstimateFollowsTheDistinctFeatures() {
+        DocumentFrequencies df = new DocumentFrequencies(4);
+        assertEquals(0, df.ramBytesUsed());
+        df.addDocument(List.of("ab", "cde"));
+        assertEquals(2 * 112 + 2 * 5, df.ramBytesUsed());
+        df.addDocument(List.of("ab", "cde"));
+        assertEquals(2 * 112 + 2 * 5, df.ramBytesUsed());
+        df.addDocument(List.of("f"));
+        assertEquals(3 * 112 + 2 * 6, df.ramBytesUsed());
+        // a fifth distinct feature prunes those seen once (f, g, hi): ab and cde remain
+        df.addDocument(List.of("g", "hi"));
+        assertEquals(2, df.distinctFeatures());
+        assertEquals(2 * 112 + 2 * 5, df.ramBytesUsed());
+    }
 }
