@@ -1,5 +1,6 @@
 package dev.simhash.fold;
 
+import dev.simhash.request.SketchFormatFilter;
 import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionRequest;
@@ -116,7 +117,7 @@ public final class FoldRequest extends ActionRequest implements IndicesRequest.R
         if (source.profile()) {
             throw new IllegalArgumentException("[profile] is not supported by " + ENDPOINT + ": profile the query with _search");
         }
-        IllegalArgumentException sketchFormat = dev.simhash.request.SketchFormatFilter.check(source);
+        IllegalArgumentException sketchFormat = SketchFormatFilter.check(source);
         if (sketchFormat != null) {
             throw sketchFormat;
         }

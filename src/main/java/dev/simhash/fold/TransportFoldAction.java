@@ -26,6 +26,7 @@ import org.elasticsearch.index.query.BoolQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilders;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
+import org.elasticsearch.search.fetch.StoredFieldsContext;
 import org.elasticsearch.search.fetch.subphase.FieldAndFormat;
 import org.elasticsearch.tasks.Task;
 import org.elasticsearch.threadpool.ThreadPool;
@@ -101,7 +102,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         if (verification != null && source.storedFields() != null && !source.storedFields().fetchFields()) {
             // stored fields turned off (_none_): the hits would have no _id, which the sketches are read by. Read the
             // metadata after all (still no _source: _none_ never fetches it) and leave it out of the rendered hits
-            source.storedFields((org.elasticsearch.search.fetch.StoredFieldsContext) null);
+            source.storedFields((StoredFieldsContext) null);
             source.fetchSource(false);
             hitsHideIds = true;
         }
