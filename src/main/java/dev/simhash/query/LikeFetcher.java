@@ -186,13 +186,27 @@ final class LikeFetcher {
      * field fails with Elasticsearch's own words about formats, which do not say what to change.
      */
     private void failWithField(Client client, String[] indices, Exception e, ActionListener<Liked> listener) {
+        List<String> parents = new ArrayList<>();
+        for (int dot = field.indexOf('.'); dot > 0; dot = field.indexOf('.', dot + 1)) {
+            parents.add(field.substring(0, dot));
+        }
         client.execute(TransportFieldCapabilitiesAction.TYPE, FingerprintMappings.request(indices, IndicesOptions.lenientExpandOpen(),
-            field), ActionListener.wrap(caps -> {
+            field, parents.toArray(String[]::new)), ActionListener.wrap(caps -> {
                 try {
                     FingerprintMappings.checkFingerprint(caps, field);
                 } catch (IllegalArgumentException wrongField) {
                     listener.onFailure(wrongField);
                     return;
+                }
+                for (String parent : parents) {
+                    Map<String, FieldCapabilities> types = caps.getField(parent);
+                    if (types != null && types.containsKey("nested")) {
+                        // a nested document's fingerprint is not its parent's: the liked document has none at the top level
+                        listener.onFailure(new IllegalArgumentException("[field] [" + field + "] is inside the [nested] field ["
+                            + parent + "]: [like] reads the fingerprint of the document itself, and a nested object's is not "
+                            + "its document's; map the [simhash] field outside [" + parent + "] (e.g. with [copy_to])"));
+                        return;
+                    }
                 }
                 listener.onFailure(e);
             }, ignored -> listener.onFailure(e)));

@@ -367,6 +367,21 @@ class VerifiedQueryIT {
             assertTrue(text400.body().contains("[field] [body] is a [text] field; it must name a [simhash] field"), text400.toString());
         }
         rest.delete("/" + INDEX + "-pat*");
+        // a simhash field inside a nested object: the liked document itself has no fingerprint there, and the 400 says why
+        String nested = INDEX + "-nested";
+        rest.ok("PUT", "/" + nested, """
+            {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
+             "mappings": {"properties": {"comments": {"type": "nested", "properties": {
+               "body": {"type": "text", "fields": {"simhash": {"type": "simhash"}}}}}}}}""");
+        rest.ok("PUT", "/" + nested + "/_doc/n1?refresh=true", toJson(Map.of("comments", List.of(Map.of("body", text)))));
+        for (Map<String, Object> extra : List.of(Map.<String, Object>of(), Map.<String, Object>of("max_distance", 12))) {
+            Map<String, Object> q = ordered("field", "comments.body.simhash", "like", Map.of("index", nested, "id", "n1"));
+            q.putAll(extra);
+            Rest.Answer a = rest.post("/" + nested + "/_search", toJson(Map.of("query", Map.of("simhash", q))));
+            assertEquals(400, a.status(), a.toString());
+            assertTrue(a.body().contains("[field] [comments.body.simhash] is inside the [nested] field [comments]"), a.toString());
+        }
+        rest.delete("/" + nested);
     }
 
     @Test
