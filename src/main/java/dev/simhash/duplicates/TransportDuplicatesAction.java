@@ -183,7 +183,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
          * its indices) reads through scrolls of the alias instead, ids included, so that no member fetch is needed.
          */
         private boolean scrolling;
-        private String[] scrollIds;
+        /** Each slice's scroll while reading by scrolls; null otherwise and once they are cleared. */
+        private volatile String[] scrollIds;
         private FingerprintTable table;
         private Longs[] sliceHashes;
         // with min_similarity: the threshold, and each document's sketch (at doc * BYTES) beside the table, read in a second
@@ -492,8 +493,10 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         }
 
         private void onPage(int slice, boolean first, SearchResponse response) {
-            if (scrolling) {
-                scrollIds[slice] = response.getScrollId();
+            String[] ids = scrollIds;
+            if (ids != null) {
+                // null once the scrolls were cleared (the report failed): a late page's scroll expires on its own
+                ids[slice] = response.getScrollId();
             }
             checkShards(response, "reading fingerprints");
             if (first && response.getHits().getTotalHits() != null) {

@@ -130,22 +130,24 @@ final class LikeFetcher {
         // tells a deleted document from one that is only not refreshed yet. With the processor's object form, its
         // _source may hold the fingerprint as a number.
         String hashPath = FingerprintFields.hashPath(field);
-        GetRequest get = new GetRequest(like.index(), like.id()).routing(like.routing()).preference("_local")
-            .fetchSourceContext(FetchSourceContext.of(true, new String[] { hashPath }, null));
-        client.get(get, ActionListener.wrap(response -> {
+        client.get(get(like.index(), FetchSourceContext.of(true, new String[] { hashPath }, null)), ActionListener.wrap(response -> {
             if (!response.isExists()) {
                 throw notFound();
             }
             Long fromSource = numericHash(response.isSourceEmpty() ? null : response.getSourceAsMap(), hashPath);
-            String[] indices = new String[] { like.index() };
             if (sketchNeed != SketchNeed.NONE) {
-                fetchTogether(client, indices, fromSource == null ? null : new Liked(fromSource, response.getIndex()), listener);
+                fetchTogether(client, named, fromSource == null ? null : new Liked(fromSource, response.getIndex()), listener);
             } else if (fromSource != null) {
                 listener.onResponse(new Liked(fromSource, response.getIndex()));
             } else {
-                fromDocValues(client, indices, listener);
+                fromDocValues(client, named, listener);
             }
         }, listener::onFailure));
+    }
+
+    /** A realtime GET of the liked document in {@code index}, sent as the caller. */
+    private GetRequest get(String index, FetchSourceContext source) {
+        return new GetRequest(index, like.id()).routing(like.routing()).preference("_local").fetchSourceContext(source);
     }
 
     /** Whether {@code like.index} names several indices: a pattern, a list or {@code _all} (a GET takes one index or alias). */
@@ -160,9 +162,7 @@ final class LikeFetcher {
      */
     private ActionListener<Liked> confirm(Client client, ActionListener<Liked> listener) {
         return listener.delegateFailureAndWrap((l, liked) -> {
-            GetRequest get = new GetRequest(liked.index(), like.id()).routing(like.routing()).preference("_local")
-                .fetchSourceContext(FetchSourceContext.DO_NOT_FETCH_SOURCE);
-            client.get(get, ActionListener.wrap(response -> {
+            client.get(get(liked.index(), FetchSourceContext.DO_NOT_FETCH_SOURCE), ActionListener.wrap(response -> {
                 if (!response.isExists()) {
                     throw notFound();
                 }

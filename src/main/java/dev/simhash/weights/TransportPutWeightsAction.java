@@ -153,8 +153,8 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
         /** The counts and the page being read, charged to the request breaker (a 429 when they do not fit). */
         private final RequestMemory memory = new RequestMemory(breakers.getBreaker(CircuitBreaker.REQUEST), MEMORY_LABEL);
         private long countsCharged;
-        /** The largest source of a document read so far (bytes), which sizes the next page. */
-        private long largestSource;
+        /** The largest source of a document read so far (bytes; -1 before the first page), which sizes the next page. */
+        private long largestSource = -1;
         private BytesReference pitId;
         /** The documents the sample is read from: those with a value, or those of them scoring at least the threshold. */
         private QueryBuilder sampleQuery;
@@ -287,10 +287,10 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
          * {@link #PAGE_BYTES} (a page's sources are all in memory at once), at most {@link #PAGE_SIZE}.
          */
         private int pageSize() {
-            if (largestSource == 0) {
+            if (largestSource < 0) {
                 return FIRST_PAGE_SIZE;
             }
-            return (int) Math.max(1, Math.min(PAGE_SIZE, PAGE_BYTES / largestSource));
+            return (int) Math.max(1, Math.min(PAGE_SIZE, PAGE_BYTES / Math.max(1, largestSource)));
         }
 
         private void onPage(SearchResponse r) {
