@@ -7,17 +7,18 @@ import java.util.List;
  * The minhash-v1 similarity sketch of text (its contract: docs/spec/minhash-v1.md): a one-permutation
  * MinHash (Li, Owen &amp; Zhang 2012) with optimal densification (Shrivastava 2017) over the text's
  * shingles, keeping {@code bitsPerBin} bits of each bin's minimum (b-bit minwise hashing, Li &amp; König
- * 2010). Two sketches estimate the Jaccard similarity of the two texts' shingle sets; it is the second,
- * more precise check of the candidates a simhash fingerprint finds.
+ * 2010), followed by the band keys: hashes of a few bins' full minima, the candidate terms of the bands
+ * ({@link SketchBands}). Two sketches estimate the Jaccard similarity of the two texts' shingle sets; it is the second,
+ * more precise check of the candidates the bands (or a simhash fingerprint) find.
  *
- * <p>Shingles are runs of w consecutive simhash-v2 tokens ({@link SimHashV2#tokens}: folded text, Unicode
- * words, one token per Han character), w = 2 for a text of fewer than 64 tokens and 5 for longer ones (chosen on
- * natural near-duplicates: short texts need short shingles); a text with fewer than w tokens is one shingle. Token
+ * <p>Shingles are runs of {@value #SHINGLE} consecutive simhash-v2 tokens ({@link SimHashV2#tokens}: folded text, Unicode
+ * words, one token per Han character) at every length; a text with fewer tokens is one shingle. Token
  * hash: XXH3-64, seed 0, of the token's UTF-8 bytes (the feature hash of simhash-v1); shingle hash:
  * {@code h = SEED; for each token t: h = mix(h ^ hash(t)) }, then {@code mix(h + count)}. Bin: the top
  * {@code log2(bins)} bits of the shingle hash; the remaining bits are minimised. An empty bin takes the
  * minimum of the first non-empty bin of its probe sequence {@code mix(EMPTY_SEED + bin * GOLDEN + attempt)}.
- * A bin's stored bits are the low {@code bitsPerBin} bits of {@code mix(min + bin * GOLDEN)}.
+ * A bin's stored bits are the low {@code bitsPerBin} bits of {@code mix(min + bin * GOLDEN)}. Band j's key: the top
+ * {@code keyBytes} bytes of {@code k = mix(BAND_SEED + j); for each of its rows' bins b: k = mix(k ^ min_b)}.
  * Thread-safe; no state.
  */
 public final class MinHashSketch {
@@ -25,11 +26,15 @@ public final class MinHashSketch {
     /** Name and version of the released sketch. */
     public static final String ALGORITHM = "minhash-v1";
 
-    /** The released parameters of minhash-v1. Never changes once released: a new version gets a new name. */
-    public static final MinHashSketch V1 = new MinHashSketch(2, 5, 64, 512, 1);
+    /** Tokens per shingle of minhash-v1, at every length. */
+    public static final int SHINGLE = 3;
 
-    /** Bytes of a stored sketch of minhash-v1. */
-    public static final int BYTES = 64;
+    /** The released parameters of minhash-v1. Never changes once released: a new version gets a new name. */
+    public static final MinHashSketch V1 = new MinHashSketch(SHINGLE, SHINGLE, Integer.MAX_VALUE, 512, 1, SketchBands.BANDS,
+        SketchBands.ROWS, SketchBands.KEY_BYTES);
+
+    /** Bytes of a stored sketch of minhash-v1: the 512 bits of the bins, then the band keys. */
+    public static final int BYTES = 64 + SketchBands.BANDS * SketchBands.KEY_BYTES;
 
     /**
      * The {@code min_similarity} used when a request on a field with this sketch gives neither a radius nor a threshold:
@@ -39,6 +44,7 @@ public final class MinHashSketch {
 
     static final long SEED = 0x6D696E686173682DL; // "minhash-"
     static final long EMPTY_SEED = 0x64656E7369667921L; // "densify!"
+    static final long BAND_SEED = 0x62616E64206B6579L; // "band key"
     static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
     private final int shortShingle;
@@ -47,29 +53,38 @@ public final class MinHashSketch {
     private final int bins;
     private final int binBits;
     private final int bitsPerBin;
+    private final int bands;
+    private final int rows;
+    private final int keyBytes;
 
     /**
-     * A sketch whose shingles have one size, for measurement.
+     * A sketch whose shingles have one size, without band keys, for measurement.
      *
      * @param shingleSize tokens per shingle, 1..16
      * @param bins        a power of two, 2..65536
      * @param bitsPerBin  1, 2, 4, 8, 16 or 32
      */
     public MinHashSketch(int shingleSize, int bins, int bitsPerBin) {
-        this(shingleSize, shingleSize, Integer.MAX_VALUE, bins, bitsPerBin);
+        this(shingleSize, shingleSize, Integer.MAX_VALUE, bins, bitsPerBin, 0, 0, 0);
     }
 
     /**
-     * A sketch whose texts of fewer than {@code longFrom} tokens have shingles of {@code shortShingle} tokens, and the
-     * others of {@code longShingle}.
+     * A sketch without band keys whose texts of fewer than {@code longFrom} tokens have shingles of {@code shortShingle}
+     * tokens, and the others of {@code longShingle}: the rule minhash-v1 replaced, kept for measurement.
      */
     public MinHashSketch(int shortShingle, int longShingle, int longFrom, int bins, int bitsPerBin) {
+        this(shortShingle, longShingle, longFrom, bins, bitsPerBin, 0, 0, 0);
+    }
+
+    private MinHashSketch(int shortShingle, int longShingle, int longFrom, int bins, int bitsPerBin, int bands, int rows,
+        int keyBytes) {
         if (shortShingle < 1 || shortShingle > 16 || longShingle < 1 || longShingle > 16 || longFrom < 1
             || (shortShingle != longShingle && longFrom > 4096) || bins < 2 || bins > 65536
             || Integer.bitCount(bins) != 1
-            || (bitsPerBin != 1 && bitsPerBin != 2 && bitsPerBin != 4 && bitsPerBin != 8 && bitsPerBin != 16 && bitsPerBin != 32)) {
+            || (bitsPerBin != 1 && bitsPerBin != 2 && bitsPerBin != 4 && bitsPerBin != 8 && bitsPerBin != 16 && bitsPerBin != 32)
+            || bands < 0 || rows < 0 || bands * rows > bins || keyBytes < 0 || keyBytes > 8 || (bands > 0 && (rows < 1 || keyBytes < 1))) {
             throw new IllegalArgumentException("bad sketch parameters: shingles " + shortShingle + "/" + longShingle + " from " + longFrom
-                + ", bins " + bins + ", bits " + bitsPerBin);
+                + ", bins " + bins + ", bits " + bitsPerBin + ", bands " + bands + " of " + rows + " bins, keys of " + keyBytes + " bytes");
         }
         this.shortShingle = shortShingle;
         this.longShingle = longShingle;
@@ -77,26 +92,14 @@ public final class MinHashSketch {
         this.bins = bins;
         this.binBits = Integer.numberOfTrailingZeros(bins);
         this.bitsPerBin = bitsPerBin;
+        this.bands = bands;
+        this.rows = rows;
+        this.keyBytes = keyBytes;
     }
 
     /** Tokens per shingle of a text of {@code tokens} tokens (before the rule that a shorter text is one shingle). */
     public int shingleSize(long tokens) {
         return tokens < longFrom ? shortShingle : longShingle;
-    }
-
-    /** Tokens per shingle of texts shorter than {@link #longFrom()} tokens. */
-    public int shortShingle() {
-        return shortShingle;
-    }
-
-    /** Tokens per shingle of texts of {@link #longFrom()} tokens or more. */
-    public int longShingle() {
-        return longShingle;
-    }
-
-    /** The length (in tokens) from which a text has long shingles. */
-    public int longFrom() {
-        return longFrom;
     }
 
     public int bins() {
@@ -107,9 +110,14 @@ public final class MinHashSketch {
         return bitsPerBin;
     }
 
-    /** Bytes of one sketch. */
-    public int bytes() {
+    /** Bytes of the bins' bits, the part of a sketch that estimates the similarity. */
+    public int binBytes() {
         return (bins * bitsPerBin + 7) / 8;
+    }
+
+    /** Bytes of one sketch: the bins' bits, then the band keys. */
+    public int bytes() {
+        return binBytes() + bands * keyBytes;
     }
 
     /** The sketch of one or more texts read as one token sequence, or null when they have no token. */
@@ -142,13 +150,12 @@ public final class MinHashSketch {
 
     /**
      * The bins' minima of a token sequence that arrives in parts (the values of an array field, several {@code copy_to}
-     * sources): the sketch of everything added so far, equal to the sketch of all tokens at once. The shingle size
-     * depends on the whole sequence's length: the first tokens are kept until it is known. Not thread-safe.
+     * sources): the sketch of everything added so far, equal to the sketch of all tokens at once. Not thread-safe.
      */
     public final class Accumulator implements FeatureBag.TokenHashes {
-        /** The first tokens' hashes while the sequence is shorter than {@code longFrom} (its shingle size is not known yet). */
+        /** The first tokens' hashes while the sequence is shorter than {@code longFrom} (measurement rules only). */
         private final long[] head;
-        /** The shingles of the shingle size decided so far: long ones once the sequence reaches {@code longFrom} tokens. */
+        /** The shingles of the shingle size decided so far. */
         private Shingles shingles;
         private long tokens;
 
@@ -174,7 +181,6 @@ public final class MinHashSketch {
             if (head != null && tokens < longFrom) {
                 head[(int) tokens++] = tokenHash;
                 if (tokens == longFrom) {
-                    // long enough for long shingles: only those are computed from here on
                     shingles = new Shingles(longShingle);
                     for (long h : head) {
                         shingles.addToken(h);
@@ -241,17 +247,16 @@ public final class MinHashSketch {
         }
 
         byte[] sketch() {
+            long[] m = min.clone();
             if (tokens < w) {
                 // fewer tokens than a shingle: the whole sequence is the one shingle (the last `tokens` entries)
                 long h = SEED;
                 for (int i = w - (int) tokens; i < w; i++) {
                     h = mix(h ^ recent[i]);
                 }
-                long[] withIt = min.clone();
-                addShingle(withIt, mix(h + tokens));
-                return finish(withIt);
+                addShingle(m, mix(h + tokens));
             }
-            return finish(min);
+            return finish(m);
         }
     }
 
@@ -298,24 +303,23 @@ public final class MinHashSketch {
         return finish(min);
     }
 
-    /** Densifies the bins' minima (at least one bin set) and keeps {@code bitsPerBin} bits of each. */
+    /** Densifies the bins' minima in place (at least one bin set), keeps {@code bitsPerBin} bits of each and adds the band keys. */
     private byte[] finish(long[] min) {
-        long[] filled = min.clone();
-        for (int i = 0; i < bins; i++) {
-            if (min[i] == -1L) {
-                for (long attempt = 0;; attempt++) {
-                    int j = (int) (mix(EMPTY_SEED + i * GOLDEN + attempt) >>> (64 - binBits));
-                    if (min[j] != -1L) {
-                        filled[i] = min[j];
-                        break;
-                    }
-                }
-            }
-        }
+        Densification.fill(min, binBits);
         byte[] out = new byte[bytes()];
         long mask = (1L << bitsPerBin) - 1;
         for (int i = 0; i < bins; i++) {
-            writeBits(out, i * bitsPerBin, bitsPerBin, mix(filled[i] + i * GOLDEN) & mask);
+            writeBits(out, i * bitsPerBin, bitsPerBin, mix(min[i] + i * GOLDEN) & mask);
+        }
+        int at = binBytes();
+        for (int j = 0; j < bands; j++) {
+            long k = mix(BAND_SEED + j);
+            for (int r = 0; r < rows; r++) {
+                k = mix(k ^ min[j * rows + r]);
+            }
+            for (int b = 0; b < keyBytes; b++) {
+                out[at++] = (byte) (k >>> (56 - 8 * b));
+            }
         }
         return out;
     }
@@ -336,7 +340,7 @@ public final class MinHashSketch {
     /** How many bins of the two sketches hold equal bits. */
     public int equalBins(byte[] a, int aOffset, byte[] b, int bOffset) {
         if (bitsPerBin == 1) {
-            int len = bytes();
+            int len = binBytes();
             int diff = 0;
             int i = 0;
             for (; i + 8 <= len; i += 8) {

@@ -755,8 +755,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         if (s != null) {
             byte[] querySketch = querySketch(fp); // first: refuses a field without sketches
             SketchCheck check = new SketchCheck(fp.fieldType().name(), fp.fieldType().sketch(), querySketch, s);
-            // candidates: sharing one or two sketch bands at thresholds the bands cover, else within the threshold's radius
-            Query verified = SketchBands.covers(s) ? new SketchBandQuery(check, SketchBands.required(s))
+            // candidates: sharing a sketch band at thresholds the bands cover, else within the threshold's radius
+            Query verified = SketchBands.covers(s) ? new SketchBandQuery(check)
                 : new SimHashQuery(fp.docValuesField(), fp.blocks(), h, CandidateRadius.radius(s), check);
             if (k != null) {
                 return SimHashNearestQuery.verified(verified, check, only, exclude, k);

@@ -27,30 +27,21 @@ import java.util.Objects;
 
 /**
  * A {@code min_similarity} query at a threshold the sketch bands cover ({@link SketchBands#covers}): per segment, the
- * candidates are the documents whose band terms in the sketch field match at least {@code required} of the query
- * sketch's {@value SketchBands#BANDS} band terms ({@link SketchBands#required}: one below {@value SketchBands#TWO_FROM},
- * two from there on), and a
- * candidate matches when its stored sketch's estimated similarity reaches the threshold ({@link SketchCheck}). Scored
- * boost * similarity. The fingerprint plays no part: at these thresholds the bands keep more of the pairs at the
- * threshold than the fingerprint's candidate radius, and a band term's postings are short (a 2^-16 share of unrelated
- * documents), where the radius would probe hundreds of block values.
+ * candidates are the documents whose band terms in the sketch field match one of the query sketch's
+ * {@value SketchBands#BANDS} band terms, and a candidate matches when its stored sketch's estimated similarity reaches
+ * the threshold ({@link SketchCheck}). Scored boost * similarity. The fingerprint plays no part: at these thresholds the
+ * bands keep more of the pairs at the threshold than the fingerprint's candidate radius, and a band term's postings hold
+ * only the documents that share five of its bins' minima, where the radius would probe hundreds of block values.
  */
 final class SketchBandQuery extends Query {
 
     private final SketchCheck check;
-    /** How many of the query's band terms a candidate shares. */
-    private final int required;
-    /** The candidates: a disjunction of the query sketch's band terms with {@link #required} of them to match. */
+    /** The candidates: a disjunction of the query sketch's band terms. */
     private final BooleanQuery bands;
 
-    /** {@code required}: how many band terms a candidate shares, {@link SketchBands#required} of the threshold. */
-    SketchBandQuery(SketchCheck check, int required) {
+    SketchBandQuery(SketchCheck check) {
         this.check = Objects.requireNonNull(check);
-        if (required < 1 || required > SketchBands.BANDS) {
-            throw new IllegalArgumentException("a candidate shares 1 to " + SketchBands.BANDS + " bands, got [" + required + "]");
-        }
-        this.required = required;
-        BooleanQuery.Builder b = new BooleanQuery.Builder().setMinimumNumberShouldMatch(required);
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
         for (BytesRef band : check.bandTerms()) {
             b.add(new TermQuery(new Term(check.sketchField(), band)), BooleanClause.Occur.SHOULD);
         }
@@ -59,10 +50,6 @@ final class SketchBandQuery extends Query {
 
     SketchCheck check() {
         return check;
-    }
-
-    int required() {
-        return required;
     }
 
     @Override
@@ -91,16 +78,16 @@ final class SketchBandQuery extends Query {
                 double s = check.similarity(stored);
                 // the band terms are derived from the stored sketch (mapper), so counting on the sketches is what the postings give
                 int shared = check.sharedBands(stored);
-                if (shared < required) {
-                    return Explanation.noMatch("the document's sketch shares " + shared + " of the query sketch's " + SketchBands.BANDS
-                        + " bands of " + SketchBands.BAND_BITS + " bits, fewer than the " + required + " a candidate shares at min_similarity ["
-                        + check.minSimilarity() + "] (estimated similarity [" + s + "])");
+                if (shared == 0) {
+                    return Explanation.noMatch("the document's sketch shares none of the query sketch's " + SketchBands.BANDS
+                        + " band keys, which a candidate at min_similarity [" + check.minSimilarity() + "] shares one of (estimated "
+                        + "similarity [" + s + "])");
                 }
                 if (!check.passes(s)) {
                     return Explanation.noMatch("estimated similarity [" + s + "] < min_similarity [" + check.minSimilarity() + "]");
                 }
-                return Explanation.match((float) (boost * s), "simhash: the sketches share " + shared + " bands (at least " + required
-                    + ") and estimated similarity [" + s + "] >= min_similarity [" + check.minSimilarity() + "], computed as boost * "
+                return Explanation.match((float) (boost * s), "simhash: the sketches share " + shared + " of "
+                    + SketchBands.BANDS + " band keys and estimated similarity [" + s + "] >= min_similarity [" + check.minSimilarity() + "], computed as boost * "
                     + "similarity from:",
                     Explanation.match(boost, "boost"),
                     Explanation.match((float) s, "estimated Jaccard similarity of the query's and the document's sketches"));
@@ -153,16 +140,16 @@ final class SketchBandQuery extends Query {
 
     @Override
     public String toString(String field) {
-        return "simhash_bands(" + check.sketchField() + ", " + check + ", shared>=" + required + ")";
+        return "simhash_bands(" + check.sketchField() + ", " + check + ")";
     }
 
     @Override
     public boolean equals(Object other) {
-        return sameClassAs(other) && check.equals(((SketchBandQuery) other).check) && required == ((SketchBandQuery) other).required;
+        return sameClassAs(other) && check.equals(((SketchBandQuery) other).check);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), check, required);
+        return Objects.hash(classHash(), check);
     }
 }

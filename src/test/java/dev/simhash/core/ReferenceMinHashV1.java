@@ -16,11 +16,12 @@ import java.util.List;
  */
 final class ReferenceMinHashV1 {
 
-    static final int SHORT_SHINGLE = 2;
-    static final int LONG_SHINGLE = 5;
-    static final int LONG_FROM_TOKENS = 64;
+    static final int SHINGLE = 3;
     static final int BINS = 512;
     static final int BITS = 1;
+    static final int BANDS = 14;
+    static final int ROWS = 5;
+    static final int KEY_BYTES = 5;
 
     private ReferenceMinHashV1() {}
 
@@ -30,7 +31,7 @@ final class ReferenceMinHashV1 {
         return z ^ (z >>> 31);
     }
 
-    /** The sketch (hex, BINS * BITS / 4 digits) of several texts read as one token sequence, or null without tokens. */
+    /** The sketch (hex: BINS * BITS / 8 bytes of bins, then BANDS keys) of several texts read as one token sequence, or null without tokens. */
     static String sketchHex(List<String> texts) {
         List<String> tokens = new ArrayList<>();
         for (String t : texts) {
@@ -39,9 +40,8 @@ final class ReferenceMinHashV1 {
         if (tokens.isEmpty()) {
             return null;
         }
-        // shingles: every run of w consecutive tokens (w by the text's length), or all tokens when there are fewer
-        int size = tokens.size() < LONG_FROM_TOKENS ? SHORT_SHINGLE : LONG_SHINGLE;
-        int w = Math.min(size, tokens.size());
+        // shingles: every run of SHINGLE consecutive tokens, or all tokens when there are fewer
+        int w = Math.min(SHINGLE, tokens.size());
         List<Long> shingleHashes = new ArrayList<>();
         for (int start = 0; start + w <= tokens.size(); start++) {
             long h = 0x6D696E686173682DL;
@@ -65,12 +65,14 @@ final class ReferenceMinHashV1 {
             }
         }
         BitSet bits = new BitSet(BINS * BITS);
+        long[] dense = new long[BINS];
         for (int bin = 0; bin < BINS; bin++) {
             Long m = min[bin];
             for (long attempt = 0; m == null; attempt++) {
                 int j = (int) (splitMix(0x64656E7369667921L + bin * 0x9E3779B97F4A7C15L + attempt) >>> (64 - binBits));
                 m = min[j];
             }
+            dense[bin] = m;
             long value = splitMix(m + bin * 0x9E3779B97F4A7C15L);
             for (int k = 0; k < BITS; k++) {
                 if ((value >>> k & 1) == 1) {
@@ -78,9 +80,19 @@ final class ReferenceMinHashV1 {
                 }
             }
         }
-        byte[] bytes = new byte[BINS * BITS / 8];
+        byte[] bytes = new byte[BINS * BITS / 8 + BANDS * KEY_BYTES];
         byte[] set = bits.toByteArray(); // little-endian: bit i is bit i % 8 of byte i / 8
         System.arraycopy(set, 0, bytes, 0, set.length);
+        // band j: a hash of the full (densified) minima of bins ROWS j .. ROWS j + ROWS - 1, its top KEY_BYTES bytes
+        for (int band = 0; band < BANDS; band++) {
+            long key = splitMix(0x62616E64206B6579L + band);
+            for (int row = 0; row < ROWS; row++) {
+                key = splitMix(key ^ dense[band * ROWS + row]);
+            }
+            for (int b = 0; b < KEY_BYTES; b++) {
+                bytes[BINS * BITS / 8 + band * KEY_BYTES + b] = (byte) (key >>> (56 - 8 * b));
+            }
+        }
         return HexFormat.of().formatHex(bytes);
     }
 }

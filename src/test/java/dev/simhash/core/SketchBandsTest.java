@@ -3,14 +3,13 @@ package dev.simhash.core;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 
-import java.util.BitSet;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,109 +17,111 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SketchBandsTest {
 
     @Test
-    void bandJIsTheTermOfBytes2jAnd2jPlus1AfterItsNumber() {
-        byte[] sketch = new byte[64];
-        for (int i = 0; i < 64; i++) {
-            sketch[i] = (byte) (200 + i);
+    void bandJIsItsNumberThenItsKeyAfterTheBinsBits() {
+        byte[] sketch = new byte[MinHashSketch.BYTES];
+        for (int i = 0; i < sketch.length; i++) {
+            sketch[i] = (byte) (100 + i);
         }
+        assertEquals(134, MinHashSketch.BYTES);
         BytesRef[] terms = SketchBands.terms(sketch);
-        assertEquals(32, terms.length);
-        assertArrayEquals(new byte[] { 0, (byte) 200, (byte) 201 }, BytesRef.deepCopyOf(terms[0]).bytes);
-        assertArrayEquals(new byte[] { 5, (byte) 210, (byte) 211 }, BytesRef.deepCopyOf(terms[5]).bytes);
-        assertArrayEquals(new byte[] { 31, (byte) 6, (byte) 7 }, BytesRef.deepCopyOf(terms[31]).bytes); // 262, 263 wrap to 6, 7
-        assertThrows(IllegalArgumentException.class, () -> SketchBands.terms(new byte[63]));
+        assertEquals(14, terms.length);
+        // the keys start at byte 64, 5 bytes each: band 0 is bytes 64..68, band 13 bytes 129..133
+        assertArrayEquals(new byte[] { 0, (byte) 164, (byte) 165, (byte) 166, (byte) 167, (byte) 168 }, BytesRef.deepCopyOf(terms[0]).bytes);
+        assertArrayEquals(new byte[] { 13, (byte) 229, (byte) 230, (byte) 231, (byte) 232, (byte) 233 }, BytesRef.deepCopyOf(terms[13]).bytes);
+        assertThrows(IllegalArgumentException.class, () -> SketchBands.terms(new byte[64]));
     }
 
     @Test
     void theSharedBandsAreTheEqualBandTerms() {
         Random r = new Random(7);
         for (int round = 0; round < 2000; round++) {
-            byte[] a = new byte[64];
+            byte[] a = new byte[MinHashSketch.BYTES];
             r.nextBytes(a);
             byte[] b = a.clone();
-            for (int flips = r.nextInt(80); flips > 0; flips--) {
-                int bit = r.nextInt(512);
+            for (int flips = r.nextInt(30); flips > 0; flips--) {
+                int bit = r.nextInt(b.length * 8);
                 b[bit >>> 3] ^= (byte) (1 << (bit & 7));
             }
             int sameTerms = 0;
             BytesRef[] ta = SketchBands.terms(a);
             BytesRef[] tb = SketchBands.terms(b);
-            for (int j = 0; j < 32; j++) {
+            for (int j = 0; j < ta.length; j++) {
                 sameTerms += ta[j].equals(tb[j]) ? 1 : 0;
             }
             assertEquals(sameTerms, SketchBands.sharedBands(a, 0, b, 0));
         }
-        byte[] a = new byte[70];
-        byte[] b = new byte[64];
-        a[6 + 10] = 1; // offsets: a's sketch starts at 6; only band 5 differs
-        assertEquals(31, SketchBands.sharedBands(a, 6, b, 0));
-        for (int j = 0; j < 32; j++) {
-            b[2 * j + (j % 2)] = (byte) 0x80;
-        }
-        assertEquals(0, SketchBands.sharedBands(new byte[64], 0, b, 0));
-        b[2 * 7 + 1] = 0; // band 7 whole again
-        assertEquals(1, SketchBands.sharedBands(new byte[64], 0, b, 0));
+        byte[] a = new byte[6 + MinHashSketch.BYTES];
+        byte[] b = new byte[MinHashSketch.BYTES];
+        a[6 + 64 + 5 * 3 + 4] = 1; // offsets: a's sketch starts at 6; only band 3's last key byte differs
+        a[6 + 10] = 1; // a bin's bit: no band
+        assertEquals(13, SketchBands.sharedBands(a, 6, b, 0));
     }
 
     /**
-     * The probabilities of docs/spec/minhash-v1.md ("Candidates"), per threshold: differing bins 512 - ceil(256 (1 + s)).
-     * The expected values were computed apart, by inclusion-exclusion over the sets of whole bands (exact integers).
+     * The probabilities of docs/spec/minhash-v1.md ("Candidates"): 1 - (1 - s^5)^14. The expected values were computed
+     * apart (Python, double precision).
      */
     @Test
     void theDocumentedChancesAreTheFormulas() {
-        Map<Double, Double> one = new TreeMap<>(Map.of(0.5, 0.263, 0.6, 0.604, 0.7, 0.938, 0.75, 0.991, 0.8, 1.0));
-        Map<Double, Double> two = new TreeMap<>(Map.of(0.5, 0.0312, 0.6, 0.2082, 0.7, 0.7285, 0.75, 0.9322, 0.78, 0.9868, 0.79, 0.9943, 0.8, 0.9971,
-            0.85, 1.0));
-        one.forEach((s, p) -> assertEquals(p, SketchBands.shareProbability(differing(s), 1), 0.0005, "one band, s " + s));
-        two.forEach((s, p) -> assertEquals(p, SketchBands.shareProbability(differing(s), 2), 0.00005, "two bands, s " + s));
-        assertEquals(1.0, SketchBands.shareProbability(0, 1), 0.0);
-        assertEquals(1.0, SketchBands.shareProbability(0, 2), 0.0);
-        assertEquals(0.0, SketchBands.shareProbability(512 - 15, 1), 0.0); // every band holds a differing bin
-        assertEquals(0.0, SketchBands.shareProbability(512 - 31, 2), 0.0); // at most one band can be whole
-        assertTrue(SketchBands.shareProbability(512 - 32, 2) > 0);
-        assertTrue(SketchBands.covers(0.75) && SketchBands.covers(1.0) && !SketchBands.covers(0.7499));
-        assertEquals(0, SketchBands.required(0.7499));
-        assertEquals(1, SketchBands.required(0.75));
-        assertEquals(1, SketchBands.required(0.7899));
-        assertEquals(2, SketchBands.required(0.79));
-        assertEquals(2, SketchBands.required(1.0));
-        // the thresholds are where the rule keeps at least 0.99 of the pairs at the threshold, and not lower
-        assertTrue(SketchBands.shareProbability(differing(SketchBands.FROM), 1) >= 0.99);
-        assertTrue(SketchBands.shareProbability(differing(0.74), 1) < 0.99);
-        assertTrue(SketchBands.shareProbability(differing(SketchBands.TWO_FROM), 2) >= 0.99);
-        assertTrue(SketchBands.shareProbability(differing(0.78), 2) < 0.99);
+        Map<Double, Double> p = new TreeMap<>(Map.of(0.5, 0.35884, 0.6, 0.67803, 0.7, 0.92393, 0.75, 0.97746, 0.77, 0.98795, 0.78, 0.99152,
+            0.8, 0.99614, 0.85, 0.99973, 0.9, 0.9999963));
+        p.forEach((s, expected) -> assertEquals(expected, SketchBands.shareProbability(s), 0.000005, "s " + s));
+        assertEquals(1.0, SketchBands.shareProbability(1), 0.0);
+        assertEquals(0.0, SketchBands.shareProbability(0), 0.0);
+        assertThrows(IllegalArgumentException.class, () -> SketchBands.shareProbability(1.5));
+        // the rule starts where it keeps at least 0.99 of the pairs at the threshold, and not lower
+        assertEquals(0.78, SketchBands.FROM, 0.0);
+        assertTrue(SketchBands.shareProbability(SketchBands.FROM) >= 0.99);
+        assertTrue(SketchBands.shareProbability(0.77) < 0.99);
+        assertTrue(SketchBands.covers(0.78) && SketchBands.covers(1.0) && !SketchBands.covers(0.7799));
+        // texts sharing no shingle: 14 keys of 40 bits, 14 * 2^-40 per pair
+        assertEquals(0.000127329, SketchBands.chanceCollisions(1e7), 1e-9);
+        assertEquals(0.0127329, SketchBands.chanceCollisions(1e9), 1e-7);
     }
 
-    private static int differing(double s) {
-        return 512 - (int) Math.ceil(256 * (1 + s) - 1e-9);
-    }
-
-    /** The formula against sampling: sketches differing in d random bins, checked with the band rule itself. */
+    /**
+     * The formula against sketches of shingle sets with a known Jaccard similarity: two sets of 4,000 shingles (every bin
+     * holds several, as in a long text) sharing a given part, sketched by minhash-v1 itself; the share of pairs that share
+     * a band matches 1 - (1 - J^5)^14.
+     */
     @Test
-    void theFormulaAgreesWithSampling() {
+    void theFormulaAgreesWithSketchesOfSetsOfAKnownSimilarity() {
         Random r = new Random(11);
-        for (int differing : new int[] { 40, 53, 64, 76, 100, 128 }) {
-            int trials = 20000;
-            int[] atLeast = new int[3];
+        for (double j : new double[] { 0.5, 0.7, 0.78, 0.8, 0.9 }) {
+            int trials = 1500;
+            int shared = 0;
             for (int t = 0; t < trials; t++) {
-                byte[] a = new byte[64];
-                r.nextBytes(a);
-                byte[] b = a.clone();
-                BitSet flipped = new BitSet(512);
-                while (flipped.cardinality() < differing) {
-                    flipped.set(r.nextInt(512));
+                int union = 4000;
+                int common = (int) Math.round(j * union);
+                long[] a = new long[common + (union - common) / 2];
+                long[] b = new long[common + (union - common) - (union - common) / 2];
+                for (int i = 0; i < common; i++) {
+                    a[i] = b[i] = r.nextLong();
                 }
-                flipped.stream().forEach(bit -> b[bit >>> 3] ^= (byte) (1 << (bit & 7)));
-                int shared = SketchBands.sharedBands(a, 0, b, 0);
-                for (int m = 1; m <= 2; m++) {
-                    atLeast[m] += shared >= m ? 1 : 0;
+                for (int i = common; i < a.length; i++) {
+                    a[i] = r.nextLong();
                 }
+                for (int i = common; i < b.length; i++) {
+                    b[i] = r.nextLong();
+                }
+                shared += SketchBands.sharedBands(MinHashSketch.V1.sketchOfShingles(a), 0, MinHashSketch.V1.sketchOfShingles(b), 0) > 0 ? 1 : 0;
             }
-            for (int m = 1; m <= 2; m++) {
-                double p = SketchBands.shareProbability(differing, m);
-                double sigma = Math.sqrt(p * (1 - p) / trials);
-                assertEquals(p, atLeast[m] / (double) trials, 4 * sigma + 1e-4, "differing " + differing + ", at least " + m);
-            }
+            double expected = SketchBands.shareProbability(j);
+            double sigma = Math.sqrt(expected * (1 - expected) / trials);
+            assertEquals(expected, shared / (double) trials, 4 * sigma + 2e-3, "J " + j);
+        }
+    }
+
+    /** Texts that share no shingle share no band (a chance of 14 * 2^-40 per pair), however short: densified bins included. */
+    @Test
+    void setsWithoutACommonShingleShareNoBand() {
+        Random r = new Random(13);
+        for (int t = 0; t < 20000; t++) {
+            long[] a = new long[1 + r.nextInt(t % 2 == 0 ? 4 : 600)];
+            long[] b = new long[1 + r.nextInt(t % 3 == 0 ? 4 : 600)];
+            Arrays.setAll(a, i -> r.nextLong());
+            Arrays.setAll(b, i -> r.nextLong());
+            assertEquals(0, SketchBands.sharedBands(MinHashSketch.V1.sketchOfShingles(a), 0, MinHashSketch.V1.sketchOfShingles(b), 0));
         }
     }
 }

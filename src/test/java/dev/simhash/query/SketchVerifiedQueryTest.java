@@ -34,6 +34,7 @@ import org.apache.lucene.util.BytesRef;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,11 +75,14 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
         d.add(new SortedNumericDocValuesField(FIELD, doc.hash()));
         if (doc.sketch() != null) {
             d.add(new BinaryDocValuesField(SKETCHES, new BytesRef(doc.sketch())));
-            // the band terms as the field type indexes them: [band, byte 2 band, byte 2 band + 1]; none for an empty value,
-            // but the field is indexed in every document with a sketch value (Lucene keeps one schema per field)
+            // the band terms as the field type indexes them: [band, the band's 5-byte key at 64 + 5 band]; none for an empty
+            // value, but the field is indexed in every document with a sketch value (Lucene keeps one schema per field)
             List<BytesRef> terms = new ArrayList<>();
-            for (int band = 0; doc.sketch().length == MinHashSketch.BYTES && band < 32; band++) {
-                terms.add(new BytesRef(new byte[] { (byte) band, doc.sketch()[2 * band], doc.sketch()[2 * band + 1] }));
+            for (int band = 0; doc.sketch().length == MinHashSketch.BYTES && band < 14; band++) {
+                byte[] term = new byte[6];
+                term[0] = (byte) band;
+                System.arraycopy(doc.sketch(), 64 + 5 * band, term, 1, 5);
+                terms.add(new BytesRef(term));
             }
             d.add(new Field(SKETCHES, new CannedBinaryTokenStream(terms.stream().map(t -> new CannedBinaryTokenStream.BinaryToken(t))
                 .toArray(CannedBinaryTokenStream.BinaryToken[]::new)), BAND_TERMS));
@@ -131,7 +135,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
                         double s = q == 0 ? 1.0 : 0.05 + 0.9 * r.nextDouble();
                         int radius = r.nextInt(20);
                         check(searcher, live, query, querySketch, s, radius, !deletions && q < 2);
-                        check(searcher, live, querySketch, s, 1 + r.nextInt(3), !deletions && q < 2);
+                        check(searcher, live, querySketch, s, !deletions && q < 2);
                     }
                 }
             }
@@ -145,18 +149,17 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             doc -> SimHash.distance(doc.hash(), query) <= radius, querySketch, s, queryUtils);
     }
 
-    /** The band query against brute force: a candidate holds the query sketch's two bytes at {@code required} even offsets. */
-    private static void check(IndexSearcher searcher, Map<Integer, Doc> live, byte[] querySketch, double s, int required,
-                              boolean queryUtils) throws IOException {
-        SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, querySketch, s), required);
+    /** The band query against brute force: a candidate holds one of the query sketch's 14 five-byte keys (from byte 64) whole. */
+    private static void check(IndexSearcher searcher, Map<Integer, Doc> live, byte[] querySketch, double s, boolean queryUtils)
+        throws IOException {
+        SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, querySketch, s));
         check(searcher, q, live, doc -> {
-            int same = 0;
-            for (int i = 0; i < MinHashSketch.BYTES; i += 2) {
-                if (doc.sketch()[i] == querySketch[i] && doc.sketch()[i + 1] == querySketch[i + 1]) {
-                    same++;
+            for (int at = 64; at < MinHashSketch.BYTES; at += 5) {
+                if (Arrays.equals(doc.sketch(), at, at + 5, querySketch, at, at + 5)) {
+                    return true;
                 }
             }
-            return same >= required;
+            return false;
         }, querySketch, s, queryUtils);
     }
 
@@ -200,7 +203,11 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 0, new Doc(42L, sketch));
             add(w, 1, new Doc(42L, null));
             add(w, 2, new Doc(42L, new byte[0]));
-            add(w, 3, new Doc(42L, flipBits(random(), sketch, 256)));
+            byte[] half = sketch.clone();
+            for (int i = 0; i < 64; i += 2) {
+                half[i] ^= (byte) 0xFF; // 256 of the 512 bins' bits differ: estimate 0
+            }
+            add(w, 3, new Doc(42L, half));
             try (IndexReader reader = w.getReader()) {
                 IndexSearcher searcher = newSearcher(reader);
                 SimHashQuery q = new SimHashQuery(FIELD, BLOCKS, 42L, 0, new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.5));
@@ -226,60 +233,27 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
     }
 
     /**
-     * The band rule's limit, explicitly: a sketch that differs from the query's in one bit of every band (similarity
-     * 0.875) is no candidate of the band query, while one equal in a single band and close enough elsewhere is.
+     * The band rule's limit, explicitly: a sketch with the query's bins but one bit off in every band key (similarity 1)
+     * is no candidate of the band query, while one that keeps a single key whole is.
      */
     public void testTheBandQueryFindsOnlySketchesThatShareABand() throws IOException {
         byte[] sketch = new byte[MinHashSketch.BYTES];
         random().nextBytes(sketch);
         byte[] everyBandDiffers = sketch.clone();
-        for (int band = 0; band < 32; band++) {
-            everyBandDiffers[2 * band] ^= (byte) (1 << random().nextInt(8));
+        for (int band = 0; band < 14; band++) {
+            everyBandDiffers[64 + 5 * band + random().nextInt(5)] ^= (byte) (1 << random().nextInt(8));
         }
         byte[] oneBandKept = everyBandDiffers.clone();
-        int kept = random().nextInt(32);
-        oneBandKept[2 * kept] = sketch[2 * kept];
+        int kept = random().nextInt(14);
+        System.arraycopy(sketch, 64 + 5 * kept, oneBandKept, 64 + 5 * kept, 5);
         try (Directory dir = newDirectory(); RandomIndexWriter w = new RandomIndexWriter(random(), dir)) {
             add(w, 0, new Doc(1L, everyBandDiffers));
             add(w, 1, new Doc(2L, oneBandKept));
             add(w, 2, new Doc(3L, null));
             try (IndexReader reader = w.getReader()) {
-                SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.5), 1);
-                // 31 bins differ
-                assertOnlyMatch(reader, q, 1, (float) (1 - 2 * 31.0 / 512), Map.of(0L, List.of("shares 0 of the query sketch's 32 bands"),
+                SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8));
+                assertOnlyMatch(reader, q, 1, 1f, Map.of(0L, List.of("shares none of the query sketch's 14 band keys"),
                     2L, List.of("no similarity sketch")));
-            }
-        }
-    }
-
-    /**
-     * The two-band rule's limit: with two bands required, a sketch equal to the query's in one band only (the others each
-     * one bit off, similarity 0.879) is no candidate, and one equal in two bands is; the explanation names the count.
-     */
-    public void testWithTwoBandsRequiredOneSharedBandIsNotACandidate() throws IOException {
-        byte[] sketch = new byte[MinHashSketch.BYTES];
-        random().nextBytes(sketch);
-        byte[] oneBand = sketch.clone();
-        int kept = random().nextInt(32);
-        for (int band = 0; band < 32; band++) {
-            if (band != kept) {
-                oneBand[2 * band + 1] ^= (byte) (1 << random().nextInt(8));
-            }
-        }
-        byte[] twoBands = oneBand.clone();
-        int second = (kept + 1 + random().nextInt(31)) % 32;
-        twoBands[2 * second + 1] = sketch[2 * second + 1];
-        try (Directory dir = newDirectory(); RandomIndexWriter w = new RandomIndexWriter(random(), dir)) {
-            add(w, 0, new Doc(1L, oneBand));
-            add(w, 1, new Doc(2L, twoBands));
-            try (IndexReader reader = w.getReader()) {
-                SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8), 2);
-                // 30 bins differ
-                assertOnlyMatch(reader, q, 1, (float) (1 - 2 * 30.0 / 512), Map.of(0L, List.of("shares 1 of the query sketch's 32 bands",
-                    "fewer than the 2")));
-                // the same sketches with one band required: both are candidates and both pass 0.8
-                assertEquals(2, newSearcher(reader).search(new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8), 1),
-                    10).scoreDocs.length);
             }
         }
     }
@@ -295,7 +269,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 0, new Doc(42L, sketch));
             try (DirectoryReader reader = w.getReader()) {
                 List<org.apache.lucene.search.Query> queries = List.of(
-                    new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8), 2),
+                    new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8)),
                     new SimHashQuery(FIELD, BLOCKS, 42L, 0, new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8)));
                 for (org.apache.lucene.search.Query q : queries) {
                     assertEquals(q.toString(), 1, newSearcher(reader).count(q));
