@@ -4,7 +4,6 @@ import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHashV2;
 
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,7 +14,7 @@ final class Shingles {
 
     private Shingles() {}
 
-    /** The set of minhash-v1 shingle hashes of a text (runs of 2 simhash-v2 tokens under 64 tokens, of 5 from there). */
+    /** The set of minhash-v1 shingle hashes of a text (runs of 3 simhash-v2 tokens at every length). */
     static Set<Long> of(String text) {
         Set<Long> out = new HashSet<>();
         for (long h : MinHashSketch.V1.shingleHashes(SimHashV2.tokens(text))) {
@@ -35,11 +34,5 @@ final class Shingles {
         }
         x.retainAll(y);
         return x.size() / (double) union.size();
-    }
-
-    /** Tokens per shingle of a text: 2 or 5 (texts with different sizes share no shingle). */
-    static int size(String text) {
-        List<String> tokens = SimHashV2.tokens(text);
-        return MinHashSketch.V1.shingleSize(tokens.size());
     }
 }
