@@ -5,18 +5,21 @@ package dev.simhash.core;
  * shingle takes the minimum of the first non-empty bin in its probe sequence, the bins named by the top bits of
  * {@code mix(EMPTY_SEED + bin * GOLDEN + attempt)} for attempt = 0, 1, ...
  *
- * <p>Probing costs about {@code bins / filled} hashes per empty bin, which for a short text (a title: a few shingles in
- * 512 bins) is hundreds of hashes per bin. For 512 bins the probe sequences are fixed, so each bin's sequence is kept
- * once as the order in which it first reaches each bin ({@code ORDER}) and the inverse ({@code RANK}): the first
- * non-empty bin of the sequence is then the non-empty bin of lowest rank, found by looking at the few non-empty bins
- * when there are few, or by walking the order when there are many. Either way at most about {@code sqrt(bins)} steps
- * per empty bin, and the same answer as probing.
+ * <p>Probing costs about {@code bins / filled} hashes per empty bin: cheap for a long text, hundreds of hashes per bin
+ * for a short one (a title: a few shingles in 512 bins). For 512 bins the probe sequences are fixed, so the rank at
+ * which each bin's sequence first reaches each other bin is kept once ({@code RANK}, by the bin reached: one row per
+ * possible source). With few non-empty bins, each empty bin's source is the non-empty bin of lowest rank in its
+ * sequence: one pass over the rows of the non-empty bins, in order, at most {@value #FEW} rows of 512 ranks. With more,
+ * a few probes per empty bin find one, the first {@value #KEPT} of each sequence read from a table. Either way the same
+ * answer as probing.
  */
 final class Densification {
 
     private static final int TABLE_BINS = 512;
-    /** Below this many non-empty bins, the lowest rank among them; from here on, walking the order. */
-    private static final int FEW = 23;
+    /** Below this many non-empty bins, the lowest rank among them (f rows of 512); from here on, probing (512 / f hashes per empty bin). */
+    private static final int FEW = 40;
+    /** Probes per bin kept in {@code PROBES}. */
+    private static final int KEPT = 32;
 
     private Densification() {}
 
@@ -24,12 +27,11 @@ final class Densification {
     static void fill(long[] min, int binBits) {
         int bins = min.length;
         long[] set = new long[(bins + 63) >>> 6];
-        int[] filled = new int[bins];
         int f = 0;
         for (int i = 0; i < bins; i++) {
             if (min[i] != -1L) {
                 set[i >>> 6] |= 1L << i;
-                filled[f++] = i;
+                f++;
             }
         }
         if (f == bins) {
@@ -41,40 +43,53 @@ final class Densification {
         if (bins != TABLE_BINS) {
             for (int i = 0; i < bins; i++) {
                 if ((set[i >>> 6] & (1L << i)) == 0) {
-                    min[i] = min[probe(i, set, binBits)];
+                    min[i] = min[probe(i, set, binBits, 0)];
                 }
             }
             return;
         }
-        short[] order = Table.ORDER;
-        short[] rank = Table.RANK;
-        for (int i = 0; i < bins; i++) {
-            if ((set[i >>> 6] & (1L << i)) != 0) {
-                continue;
-            }
-            int base = i * TABLE_BINS;
-            int source;
-            if (f < FEW) {
-                source = filled[0];
-                for (int k = 1; k < f; k++) {
-                    if (rank[base + filled[k]] < rank[base + source]) {
-                        source = filled[k];
+        if (f >= FEW) {
+            // the first probes of every bin from a table of 32 KB; rarely (under 3% of the empty bins) hashing on
+            short[] probes = Table.PROBES;
+            for (int i = 0; i < TABLE_BINS; i++) {
+                if ((set[i >>> 6] & (1L << i)) != 0) {
+                    continue;
+                }
+                int source = -1;
+                for (int a = 0, at = i * KEPT; a < KEPT; a++, at++) {
+                    int j = probes[at];
+                    if ((set[j >>> 6] & (1L << j)) != 0) {
+                        source = j;
+                        break;
                     }
                 }
-            } else {
-                int k = 0;
-                while ((set[order[base + k] >>> 6] & (1L << order[base + k])) == 0) {
-                    k++;
-                }
-                source = order[base + k];
+                min[i] = min[source >= 0 ? source : probe(i, set, binBits, KEPT)];
             }
-            min[i] = min[source];
+            return;
+        }
+        // best[i]: (rank << 9) | source, the lowest-ranked non-empty bin of bin i's sequence seen so far
+        short[] rank = Table.RANK;
+        int[] best = new int[TABLE_BINS];
+        java.util.Arrays.fill(best, Integer.MAX_VALUE);
+        for (int j = 0; j < TABLE_BINS; j++) {
+            if ((set[j >>> 6] & (1L << j)) == 0) {
+                continue;
+            }
+            int row = j * TABLE_BINS;
+            for (int i = 0; i < TABLE_BINS; i++) {
+                best[i] = Math.min(best[i], (rank[row + i] << 9) | j);
+            }
+        }
+        for (int i = 0; i < TABLE_BINS; i++) {
+            if ((set[i >>> 6] & (1L << i)) == 0) {
+                min[i] = min[best[i] & (TABLE_BINS - 1)];
+            }
         }
     }
 
-    /** The first non-empty bin of bin {@code i}'s probe sequence, by probing. */
-    static int probe(int i, long[] set, int binBits) {
-        for (long attempt = 0;; attempt++) {
+    /** The first non-empty bin of bin {@code i}'s probe sequence from attempt {@code from} on (the earlier ones were empty), by probing. */
+    static int probe(int i, long[] set, int binBits, long from) {
+        for (long attempt = from;; attempt++) {
             int j = target(i, attempt, binBits);
             if ((set[j >>> 6] & (1L << j)) != 0) {
                 return j;
@@ -86,23 +101,28 @@ final class Densification {
         return (int) (MinHashSketch.mix(MinHashSketch.EMPTY_SEED + i * MinHashSketch.GOLDEN + attempt) >>> (64 - binBits));
     }
 
-    /** The probe sequences of 512 bins: built once (about two million hashes), 1 MB. */
+    /**
+     * RANK[j * 512 + i]: the position at which bin i's probe sequence first reaches bin j; PROBES[i * 32 + a]: the bin of
+     * bin i's attempt a. Built once (about two million hashes), 544 KB.
+     */
     private static final class Table {
-        static final short[] ORDER = new short[TABLE_BINS * TABLE_BINS];
         static final short[] RANK = new short[TABLE_BINS * TABLE_BINS];
+        static final short[] PROBES = new short[TABLE_BINS * KEPT];
 
         static {
             int binBits = Integer.numberOfTrailingZeros(TABLE_BINS);
             boolean[] seen = new boolean[TABLE_BINS];
             for (int i = 0; i < TABLE_BINS; i++) {
+                for (int a = 0; a < KEPT; a++) {
+                    PROBES[i * KEPT + a] = (short) target(i, a, binBits);
+                }
                 java.util.Arrays.fill(seen, false);
                 int k = 0;
                 for (long attempt = 0; k < TABLE_BINS; attempt++) {
                     int j = target(i, attempt, binBits);
                     if (!seen[j]) {
                         seen[j] = true;
-                        ORDER[i * TABLE_BINS + k] = (short) j;
-                        RANK[i * TABLE_BINS + j] = (short) k;
+                        RANK[j * TABLE_BINS + i] = (short) k;
                         k++;
                     }
                 }

@@ -307,9 +307,15 @@ public final class MinHashSketch {
     private byte[] finish(long[] min) {
         Densification.fill(min, binBits);
         byte[] out = new byte[bytes()];
-        long mask = (1L << bitsPerBin) - 1;
-        for (int i = 0; i < bins; i++) {
-            writeBits(out, i * bitsPerBin, bitsPerBin, mix(min[i] + i * GOLDEN) & mask);
+        if (bitsPerBin == 1) {
+            for (int i = 0; i < bins; i++) {
+                out[i >>> 3] |= (byte) ((mix(min[i] + i * GOLDEN) & 1) << (i & 7));
+            }
+        } else {
+            long mask = (1L << bitsPerBin) - 1;
+            for (int i = 0; i < bins; i++) {
+                writeBits(out, i * bitsPerBin, bitsPerBin, mix(min[i] + i * GOLDEN) & mask);
+            }
         }
         int at = binBytes();
         for (int j = 0; j < bands; j++) {

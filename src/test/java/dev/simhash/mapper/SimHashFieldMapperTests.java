@@ -91,8 +91,8 @@ public class SimHashFieldMapperTests extends SimHashMapperTestCase {
     }
 
     /**
-     * The sketch's Lucene field holds the sketch as a binary doc value and, as terms, its 32 bands: band j is the 3 bytes
-     * [j, byte 2j, byte 2j+1] of that same sketch (docs/spec/minhash-v1.md, "Candidates"); a field without a sketch has
+     * The sketch's Lucene field holds the sketch as a binary doc value and, as terms, its 14 band keys: band j is the term
+     * [j, the 5-byte key of band j at byte 64 + 5j] of that same sketch (docs/spec/minhash-v1.md, "Candidates"); a field without a sketch has
      * neither.
      */
     public void testTheSketchFieldIndexesTheBandsOfTheStoredSketch() throws IOException {
@@ -118,9 +118,13 @@ public class SimHashFieldMapperTests extends SimHashMapperTestCase {
         }
         assertNotNull("a sketch doc value", sketch);
         assertEquals(MinHashSketch.BYTES, sketch.length);
-        assertEquals(32, terms.size());
-        for (int j = 0; j < 32; j++) {
-            assertEquals(new org.apache.lucene.util.BytesRef(new byte[] { (byte) j, sketch[2 * j], sketch[2 * j + 1] }), terms.get(j));
+        assertEquals(14, terms.size());
+        for (int j = 0; j < 14; j++) {
+            // [band, its 5-byte key], the keys stored after the 64 bytes of bins
+            byte[] expected = new byte[6];
+            expected[0] = (byte) j;
+            System.arraycopy(sketch, 64 + 5 * j, expected, 1, 5);
+            assertEquals(new org.apache.lucene.util.BytesRef(expected), terms.get(j));
         }
         org.elasticsearch.index.mapper.ParsedDocument none = createDocumentMapper(fieldMapping(b -> b.field("type",
             SimHashFieldMapper.CONTENT_TYPE).field("sketch", "none"))).parse(source(b -> b.field("field", getSampleValueForDocument())));
