@@ -314,7 +314,7 @@ class QueryIT {
             "[max_distance] must be between 0 and 64, got [99999999999]");
         // a sketch as base64 wrapped over two lines: the parameter and what it must be, the line break shown
         cases.put("{\"field\": \"simhash\", \"hash\": 1, \"min_similarity\": 0.8, \"sketch\": \"" + "A".repeat(44) + "\\n"
-            + "A".repeat(44) + "\"}", "[sketch] must be base64 of 64 bytes");
+            + "A".repeat(44) + "\"}", "[sketch] must be base64 of 134 bytes");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             Rest.Answer a = rest.post("/" + INDEX + ",query-text/_search?ignore_unavailable=true",
                 "{\"query\": {\"simhash\": " + c.getKey() + "}}");

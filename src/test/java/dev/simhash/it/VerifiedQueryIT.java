@@ -415,7 +415,7 @@ class VerifiedQueryIT {
         String sketch = Base64.getEncoder().encodeToString(sketches.get("d0"));
         assert400(INDEX, ordered("field", FIELD, "hash", "00000000000000ff", "sketch", "%%%", "min_similarity", 0.8), "[sketch] must be base64");
         assert400(INDEX, ordered("field", FIELD, "hash", "00000000000000ff", "sketch", sketch.substring(8), "min_similarity", 0.8),
-            "[sketch] must be the 64 bytes");
+            "[sketch] must be the 134 bytes");
         assert400(INDEX, ordered("field", FIELD, "text", text, "sketch", sketch, "min_similarity", 0.8), "[sketch] only applies to [hash]");
         assert400(INDEX, ordered("field", FIELD, "hash", "00000000000000ff", "sketch", sketch, "max_distance", 3),
             "[sketch] only applies with [min_similarity], or with neither [max_distance] nor [k]");
