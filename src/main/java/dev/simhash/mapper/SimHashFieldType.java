@@ -51,6 +51,8 @@ public final class SimHashFieldType extends CompatFieldType {
     private final FingerprintSpec spec;
     private final TextFingerprinter fingerprinter;
     private final BlockTermLayout blockLayout;
+    /** The Lucene field of the sketch (made once: it is named for every document indexed). */
+    private final String sketchField;
     private final MinHashSketch sketch;
 
     SimHashFieldType(String name, SimHashFieldMapper.Input input, FingerprintSpec.Version version, FingerprintSpec spec,
@@ -62,6 +64,7 @@ public final class SimHashFieldType extends CompatFieldType {
         this.fingerprinter = fingerprinter;
         this.blockLayout = BlockTermLayout.packed(name);
         this.sketch = sketch;
+        this.sketchField = sketchField(name);
     }
 
     /** The suffix of the Lucene field whose binary doc values hold each document's similarity sketch. */
@@ -84,7 +87,7 @@ public final class SimHashFieldType extends CompatFieldType {
 
     /** The Lucene field of the sketches' binary doc values. */
     public String sketchField() {
-        return sketchField(name());
+        return sketchField;
     }
 
     /** The Lucene field of the sketches of the {@code simhash} field {@code fingerprintField}. */

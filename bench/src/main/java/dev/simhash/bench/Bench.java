@@ -27,9 +27,10 @@ public final class Bench {
     /** Everything a run is configured with. */
     record Options(boolean quick, int[] sizes, int warmup, int queries, int round, int realSize, double fpSeconds, int fpPasses,
                    int indexDocs, int indexRounds, int qualityEn, int qualityZh, String heap, Set<String> sections, Path out, String command,
-                   int waitIdleMinutes, boolean indexSmartcn) {}
+                   int waitIdleMinutes, boolean indexSmartcn, int fieldDocs, boolean profile) {}
 
-    static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing", "verified", "accumulator");
+    static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing", "field-indexing", "field-work",
+        "verified", "accumulator");
 
     private Bench() {}
 
@@ -59,6 +60,8 @@ public final class Bench {
         Path out = null;
         int waitIdle = 0;
         boolean indexSmartcn = true;
+        Integer fieldDocs = null;
+        boolean profile = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -69,9 +72,11 @@ public final class Bench {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--wait-idle" -> waitIdle = Integer.parseInt(args[++i]);
                 case "--no-smartcn" -> indexSmartcn = false;
+                case "--field-docs" -> fieldDocs = parseSize(args[++i]);
+                case "--profile" -> profile = true;
                 case "-h", "--help" -> {
                     System.out.println("usage: ./run bench [--quick] [--sizes 100k,1m,5m] [--queries N] [--heap 3g] [--only "
-                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES] [--no-smartcn]");
+                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES] [--no-smartcn] [--field-docs N] [--profile]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option [" + args[i] + "], see ./run bench --help");
@@ -91,7 +96,7 @@ public final class Bench {
         String cmd = "./run bench" + (args.length == 0 ? "" : " " + String.join(" ", args));
         return new Options(quick, sz, quick ? 50 : 200, q, 50, quick ? 20_000 : 100_000, quick ? 0.5 : 1.5, quick ? 3 : 5,
             quick ? 4000 : 40_000, quick ? 2 : 3, quick ? 1200 : 100_000, quick ? 600 : 100_000, heap != null ? heap : quick ? "1g" : "3g",
-            sections, dir, cmd, waitIdle, indexSmartcn);
+            sections, dir, cmd, waitIdle, indexSmartcn, fieldDocs != null ? fieldDocs : quick ? 3000 : 15_000, profile);
     }
 
     public static void main(String[] args) throws Exception {
@@ -138,6 +143,16 @@ public final class Bench {
             log.info("(checksum " + Long.toHexString(ab.sink) + ")");
             report.accumulator = ab;
         }
+        if (o.sections().contains("field-work")) {
+            log.info("== 3c. the simhash field's own work per document, with and without the sketch (one thread, no node running) ==");
+            FieldWorkBench wb = new FieldWorkBench(log, o.fpSeconds(), o.fpPasses());
+            FieldIndexingBench docsOf = new FieldIndexingBench(null, log, 500);
+            for (Corpora.Corpus c : available) {
+                wb.run(c.name(), docsOf.documents(c, o.fieldDocs()));
+            }
+            log.info("(checksum " + Long.toHexString(wb.sink) + ")");
+            report.fieldWork = wb;
+        }
         if (o.sections().contains("quality")) {
             log.info("== 5. quality of near-duplicate detection on real text ==");
             QualityBench qb = new QualityBench(log);
@@ -147,7 +162,7 @@ public final class Bench {
             report.quality = qb;
         }
         boolean needNode = o.sections().contains("latency") || o.sections().contains("real") || o.sections().contains("indexing")
-            || o.sections().contains("verified");
+            || o.sections().contains("field-indexing") || o.sections().contains("verified");
         if (needNode) {
             try (BenchNode node = BenchNode.start(work.resolve("node"), o.heap(), log)) {
                 report.nodeVersion = RealNodes.esVersion();
@@ -178,6 +193,19 @@ public final class Bench {
                         ib.run(c.name(), docs, o.indexRounds(), 500);
                     }
                     report.indexing = ib;
+                }
+                if (o.sections().contains("field-indexing") && !available.isEmpty()) {
+                    log.info("== 3b. indexing a text field with a simhash multi-field (default, sketch none) vs plain text, per language ==");
+                    FieldIndexingBench fb = new FieldIndexingBench(node, log, 500);
+                    report.fieldIndexing = fb;
+                    for (Corpora.Corpus c : available) {
+                        fb.run(c.name(), fb.documents(c, o.fieldDocs()), o.indexRounds());
+                    }
+                    if (o.profile()) {
+                        for (Corpora.Corpus c : available) {
+                            fb.profile(c.name(), fb.documents(c, o.fieldDocs()), o.out());
+                        }
+                    }
                 }
                 if (o.sections().contains("verified")) {
                     VerifiedBench vb = new VerifiedBench(node, log, o.warmup(), o.round());

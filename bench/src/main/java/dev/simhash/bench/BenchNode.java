@@ -159,6 +159,20 @@ public final class BenchNode implements AutoCloseable {
         return s.length() <= 600 ? s : s.substring(0, 600) + "...";
     }
 
+    /** Runs a diagnostic command in the node's JVM ({@code jcmd}); its output, or null when it failed. */
+    public String jcmd(String... command) {
+        try {
+            return cluster.jcmd(0, command);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** A directory the node's user can write (for files the node writes, e.g. a flight recording). */
+    public Path tmpDir() {
+        return cluster.tmpDir(0);
+    }
+
     /** The node's data directory (for disk usage notes). */
     public Path dir() {
         return cluster.dir();

@@ -26,6 +26,8 @@ final class Report {
     LatencyBench latency;
     VerifiedBench verified;
     IndexingBench indexing;
+    FieldIndexingBench fieldIndexing;
+    FieldWorkBench fieldWork;
 
     /** The plain (no fingerprint) result of a corpus in the indexing section. */
     private IndexingBench.Result plainOf(String corpus) {
@@ -244,6 +246,12 @@ final class Report {
                     r.docsPerSec() / plain.docsPerSec(), Double.isNaN(r.processorMicrosPerDoc()) ? "" : f("%.1f", r.processorMicrosPerDoc()), rounds));
             }
             md.append('\n');
+        }
+        if (fieldIndexing != null && !fieldIndexing.results.isEmpty()) {
+            fieldIndexing.write(md);
+        }
+        if (fieldWork != null && !fieldWork.results.isEmpty()) {
+            fieldWork.write(md);
         }
         if (latency != null && !latency.storage.isEmpty()) {
             md.append("## 4. Storage\n\n");

@@ -253,17 +253,33 @@ public final class EsCluster implements AutoCloseable {
      * its used heap can be compared before and after a load; returns false when that was not possible.
      */
     public boolean fullGc(int i) throws IOException {
+        return jcmd(i, "GC.run") != null;
+    }
+
+    /**
+     * Runs a diagnostic command in node {@code i}'s JVM ({@code jcmd <pid> ...}, as the node's uid when root), e.g.
+     * {@code JFR.start}; returns its output, or null when the node is not running or the command failed. Files it writes
+     * must be in a directory the node's user can write, e.g. {@link #tmpDir(int)}.
+     */
+    public String jcmd(int i, String... command) throws IOException {
         Optional<Long> pid = serverPid(i);
         if (pid.isEmpty()) {
-            return false;
+            return null;
         }
         List<String> cmd = new ArrayList<>();
         if (asRoot) {
             // the attach mechanism only accepts a client of the JVM's own uid
             cmd.addAll(List.of("setpriv", "--reuid=" + UNPRIVILEGED_UID, "--regid=" + UNPRIVILEGED_UID, "--clear-groups"));
         }
-        cmd.addAll(List.of(distribution.javaHome().resolve("bin/jcmd").toString(), Long.toString(pid.get()), "GC.run"));
-        return Processes.run(cmd, 60).exitCode() == 0;
+        cmd.addAll(List.of(distribution.javaHome().resolve("bin/jcmd").toString(), Long.toString(pid.get())));
+        cmd.addAll(List.of(command));
+        Processes.Result r = Processes.run(cmd, 120);
+        return r.exitCode() == 0 ? r.output() : null;
+    }
+
+    /** Node {@code i}'s temporary directory, which its user can write. */
+    public Path tmpDir(int i) {
+        return nodes.get(i).dir.resolve("tmp");
     }
 
     /** Waits until the cluster has all its nodes and is green. */
