@@ -17,8 +17,7 @@ import java.util.OptionalLong;
  * the two texts estimate a Jaccard similarity >= s. Scores several sketch variants (shingle size, bins,
  * bits per bin) across thresholds, and the candidate stage alone against the truth's Jaccard. The released sketch is
  * also scored with the rule as shipped: from {@link SketchBands#FROM} on, the candidates are the pairs whose sketches
- * share {@link SketchBands#required} bands ({@link SketchBands#sharedBands}; one, from {@link SketchBands#TWO_FROM} two),
- * at any distance.
+ * share a band key ({@link SketchBands#sharedBands}), at any distance.
  */
 final class Verified {
 
@@ -51,7 +50,7 @@ final class Verified {
 
         boolean released() {
             MinHashSketch v1 = MinHashSketch.V1;
-            return shingleSize == 0 && adaptiveTokens == v1.longFrom() && bins == v1.bins() && bits == v1.bitsPerBin();
+            return shingleSize == MinHashSketch.SHINGLE && bins == v1.bins() && bits == v1.bitsPerBin();
         }
 
         /** The shingle size whose radius model the candidate stage uses: the widest (2) for the adaptive variant. */
@@ -92,7 +91,7 @@ final class Verified {
     /** The released parameters only. */
     static List<Variant> released() {
         MinHashSketch v1 = MinHashSketch.V1;
-        return List.of(Variant.adaptive(0, v1.bins(), v1.bitsPerBin(), v1.longFrom()));
+        return List.of(Variant.of(MinHashSketch.SHINGLE, v1.bins(), v1.bitsPerBin()));
     }
 
     /** Counts of one variant per threshold. */
@@ -103,13 +102,12 @@ final class Verified {
         /** The row's name: the variant, "r(s,2)" when the candidate radius is the corrected model's, "bands" for the shipped rule. */
         String label() {
             String name = v2Radius && variant.radiusShingle() != 2 ? variant.name() + ", r(s,2)" : variant.name();
-            return bands ? name + ", bands from " + SketchBands.FROM + " (two from " + SketchBands.TWO_FROM + ")" : name;
+            return bands ? name + ", " + SketchBands.BANDS + " band keys from " + SketchBands.FROM : name;
         }
 
         /** The candidate rule at threshold index t, as the report's column shows it. */
         String rule(int t) {
-            return !bands || !SketchBands.covers(THRESHOLDS[t]) ? String.valueOf(radius[t])
-                : SketchBands.required(THRESHOLDS[t]) == 1 ? "1 band" : SketchBands.required(THRESHOLDS[t]) + " bands";
+            return !bands || !SketchBands.covers(THRESHOLDS[t]) ? String.valueOf(radius[t]) : "1 band";
         }
 
         double precision(int t) {
@@ -239,7 +237,7 @@ final class Verified {
 
     /**
      * As above; with {@code sharedBands} (per pair), thresholds from {@link SketchBands#FROM} take the pairs whose sketches
-     * share {@link SketchBands#required} bands as candidates instead of those within the radius.
+     * share a band key as candidates instead of those within the radius.
      */
     static Tally tally(int[] distance, int[] equal, double[] jaccard, int[] radius, int[] minEqual, int[] sharedBands) {
         int n = radius.length;
@@ -249,7 +247,7 @@ final class Verified {
         for (int p = 0; p < distance.length; p++) {
             for (int t = 0; t < n; t++) {
                 boolean candidate = sharedBands != null && SketchBands.covers(THRESHOLDS[t])
-                    ? sharedBands[p] >= SketchBands.required(THRESHOLDS[t]) : distance[p] <= radius[t];
+                    ? sharedBands[p] >= 1 : distance[p] <= radius[t];
                 if (candidate && equal[p] >= minEqual[t]) {
                     reported[t]++;
                     if (jaccard[p] >= Truth.NEAR) {
@@ -424,7 +422,8 @@ final class Verified {
                     minEqual[t] = (int) Math.round(EXACT_SCALE * THRESHOLDS[t]);
                 }
             } else {
-                MinHashSketch sk = new MinHashSketch(Math.max(1, v.shingleSize()), v.bins(), v.bits());
+                // the released variant with its band keys (the same bins' bits as the measurement sketch of its parameters)
+                MinHashSketch sk = v.released() ? MinHashSketch.V1 : new MinHashSketch(Math.max(1, v.shingleSize()), v.bins(), v.bits());
                 long[][] packed = new long[n][];
                 bytes = v.released() ? new byte[n][] : null;
                 for (int i = 0; i < n; i++) {
