@@ -94,32 +94,29 @@ class VerifiedTest {
         assertEquals(2 * (1 / 3.0) * 0.25 / (1 / 3.0 + 0.25), s.f1(1), 1e-12);
     }
 
-    /** The rule as released: from 0.75 on a pair is a candidate iff its sketches share a band (from 0.79 two), at any distance. */
+    /** The rule as released: from 0.78 on a pair is a candidate iff its sketches share a band key, at any distance. */
     @Test
-    void fromThreeQuartersTheBandsAndNotTheRadiusMakeACandidate() {
+    void fromTheBandThresholdTheBandsAndNotTheRadiusMakeACandidate() {
         int n = Verified.THRESHOLDS.length;
         int[] radius = new int[n];
         java.util.Arrays.fill(radius, 16);
         int[] minEqual = new int[n]; // every pair's sketch passes
-        // pair 0: 20 bits apart, shares two bands; pair 1: 3 bits apart, shares none
+        // pair 0: 20 bits apart, shares one band; pair 1: 3 bits apart, shares none
         int[] distance = { 20, 3 };
         int[] equal = { 500, 500 };
         double[] jac = { 0.9, 0.9 };
-        Verified.Tally t = Verified.tally(distance, equal, jac, radius, minEqual, new int[] { 2, 0 });
+        Verified.Tally t = Verified.tally(distance, equal, jac, radius, minEqual, new int[] { 1, 0 });
         for (int i = 0; i < n; i++) {
-            boolean bands = Verified.THRESHOLDS[i] >= 0.75;
+            boolean bands = Verified.THRESHOLDS[i] >= 0.78;
             assertEquals(1, t.reported()[i], "one pair either way at " + Verified.THRESHOLDS[i]);
-            // which one: the far pair sharing a band from 0.75, the near pair without one below
-            Verified.Tally only0 = Verified.tally(new int[] { 20 }, new int[] { 500 }, new double[] { 0.9 }, radius, minEqual, new int[] { 2 });
+            // which one: the far pair sharing a band from 0.78, the near pair without one below
+            Verified.Tally only0 = Verified.tally(new int[] { 20 }, new int[] { 500 }, new double[] { 0.9 }, radius, minEqual, new int[] { 1 });
             assertEquals(bands ? 1 : 0, only0.reported()[i]);
-            // a pair sharing one band is a candidate from 0.75, but not from 0.79 (two bands)
-            Verified.Tally one = Verified.tally(new int[] { 20 }, new int[] { 500 }, new double[] { 0.9 }, radius, minEqual, new int[] { 1 });
-            assertEquals(bands && Verified.THRESHOLDS[i] < 0.79 ? 1 : 0, one.reported()[i], "one band at " + Verified.THRESHOLDS[i]);
         }
         Verified.Scores s = new Verified.Scores(Verified.released().get(0), false, radius, t, 2, true);
-        assertEquals("2 bands", s.rule(Verified.defaultIndex()));
+        assertEquals("1 band", s.rule(Verified.defaultIndex()));
         assertEquals("16", s.rule(0));
-        assertTrue(s.label().endsWith(", bands from 0.75 (two from 0.79)"), s.label());
+        assertTrue(s.label().endsWith(", 14 band keys from 0.78"), s.label());
     }
 
     @Test
