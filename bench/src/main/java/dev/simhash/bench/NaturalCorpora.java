@@ -81,8 +81,9 @@ public final class NaturalCorpora {
                 }
                 case "zh-poem" -> new Corpus(name, "Tang poems (全唐诗, traditional characters) of at most 100 characters", Lang.ZH, true,
                     SHORT_SHINGLE, "npm chinese-poetry 2.0.1", "MIT", tangPoems(dir, log), null);
-                case "zh-ci" -> new Corpus(name, "Song ci (全宋词) and Yuan qu (元曲), simplified characters, all lengths", Lang.ZH, true,
-                    SHORT_SHINGLE, "npm chinese-poetry 2.0.1", "MIT", ciAndQu(dir, log), null);
+                case "zh-ci" -> new Corpus(name, "Song ci (全宋词) and Yuan qu (元曲), simplified characters, and the Tang poems "
+                    + "of more than 100 characters (traditional; zh-poem has the others): all lengths", Lang.ZH, true, SHORT_SHINGLE,
+                    "npm chinese-poetry 2.0.1", "MIT", ciQuAndLongPoems(dir, log), null);
                 default -> throw new IllegalArgumentException("unknown corpus [" + name + "], expected some of " + ALL);
             };
             if (c.docs().size() > maxDocs) {
@@ -259,11 +260,11 @@ public final class NaturalCorpora {
     }
 
     /**
-     * Song ci (songci/ci.song.*.json, about 21,000) and Yuan qu (yuanqu/yuanqu.json, about 11,000) of the chinese-poetry
-     * npm package: every text of at least 10 characters, of any length (median about 65 characters, a tenth under 30
-     * and a tenth over 130, up to 1,400), exact duplicates removed.
+     * Song ci (songci/ci.song.*.json, about 21,000), Yuan qu (yuanqu/yuanqu.json, about 11,000) and the Tang poems of
+     * more than 100 characters (about 6,000) of the chinese-poetry npm package: every text of at least 10 characters,
+     * of any length (tens to hundreds of characters, a few thousand), exact duplicates removed.
      */
-    static List<String> ciAndQu(Path dir, Log log) throws IOException {
+    static List<String> ciQuAndLongPoems(Path dir, Log log) throws IOException {
         Path ci = chinesePoetry(dir, "songci", log);
         Path qu = chinesePoetry(dir, "yuanqu", log);
         List<Path> files = new ArrayList<>();
@@ -274,17 +275,22 @@ public final class NaturalCorpora {
         try (Stream<Path> s = Files.list(qu)) {
             files.addAll(s.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList());
         }
-        return poems(files, 10, Integer.MAX_VALUE);
+        List<String> out = new ArrayList<>(new LinkedHashSet<>(poems(files, 10, Integer.MAX_VALUE)));
+        out.addAll(poems(tangFiles(dir, log), 101, Integer.MAX_VALUE));
+        return new ArrayList<>(new LinkedHashSet<>(out));
     }
 
     /** Tang poems of the chinese-poetry npm package (poet.tang.*.json), body text, at most 100 characters. */
     static List<String> tangPoems(Path dir, Log log) throws IOException {
+        return poems(tangFiles(dir, log), 10, 100);
+    }
+
+    /** The Tang poems' files (poet.tang.*.json), in order. */
+    static List<Path> tangFiles(Path dir, Log log) throws IOException {
         Path data = chinesePoetry(dir, "quantangshi", log);
-        List<Path> files;
         try (Stream<Path> s = Files.list(data)) {
-            files = s.filter(p -> p.getFileName().toString().matches("poet\\.tang\\.\\d+\\.json"))
+            return s.filter(p -> p.getFileName().toString().matches("poet\\.tang\\.\\d+\\.json"))
                 .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().replaceAll("\\D", "")))).toList();
         }
-        return poems(files, 10, 100);
     }
 }
