@@ -41,7 +41,7 @@ public final class NaturalCorpora {
     }
 
     /** Names of all corpora, in report order. */
-    public static final List<String> ALL = List.of("en-mail", "en-license", "en-subject", "zh-man", "zh-help", "zh-poem");
+    public static final List<String> ALL = List.of("en-mail", "en-license", "en-subject", "zh-man", "zh-help", "zh-poem", "zh-ci");
 
     static final int LONG_SHINGLE = 5;
     static final int SHORT_SHINGLE = 2;
@@ -81,6 +81,9 @@ public final class NaturalCorpora {
                 }
                 case "zh-poem" -> new Corpus(name, "Tang poems (全唐诗, traditional characters) of at most 100 characters", Lang.ZH, true,
                     SHORT_SHINGLE, "npm chinese-poetry 2.0.1", "MIT", tangPoems(dir, log), null);
+                case "zh-ci" -> new Corpus(name, "Song ci (全宋词) and Yuan qu (元曲), simplified characters, and the Tang poems "
+                    + "of more than 100 characters (traditional; zh-poem has the others): all lengths", Lang.ZH, true, SHORT_SHINGLE,
+                    "npm chinese-poetry 2.0.1", "MIT", ciQuAndLongPoems(dir, log), null);
                 default -> throw new IllegalArgumentException("unknown corpus [" + name + "], expected some of " + ALL);
             };
             if (c.docs().size() > maxDocs) {
@@ -223,21 +226,23 @@ public final class NaturalCorpora {
         return new ArrayList<>(out);
     }
 
-    /** Tang poems of the chinese-poetry npm package (poet.tang.*.json), body text, at most 100 characters. */
-    static List<String> tangPoems(Path dir, Log log) throws IOException {
+    /** A directory of the chinese-poetry npm package (package/dist/NAME), fetched once and unpacked once. */
+    static Path chinesePoetry(Path dir, String name, Log log) throws IOException {
         Path root = dir.resolve("chinese-poetry");
-        Path data = root.resolve("package/dist/quantangshi");
+        Path data = root.resolve("package/dist/" + name);
         if (!Files.isDirectory(data)) {
             Files.createDirectories(root);
-            log.info("fetching npm package chinese-poetry (npm pack, about 85 MB) ...");
-            Corpora.run(root, 600, "npm", "pack", "--silent", "chinese-poetry@2.0.1");
-            Corpora.run(root, 300, "tar", "xzf", "chinese-poetry-2.0.1.tgz", "package/LICENSE", "package/dist/quantangshi");
+            if (!Files.isRegularFile(root.resolve("chinese-poetry-2.0.1.tgz"))) {
+                log.info("fetching npm package chinese-poetry (npm pack, about 85 MB) ...");
+                Corpora.run(root, 600, "npm", "pack", "--silent", "chinese-poetry@2.0.1");
+            }
+            Corpora.run(root, 300, "tar", "xzf", "chinese-poetry-2.0.1.tgz", "package/LICENSE", "package/dist/" + name);
         }
-        List<Path> files;
-        try (Stream<Path> s = Files.list(data)) {
-            files = s.filter(p -> p.getFileName().toString().matches("poet\\.tang\\.\\d+\\.json"))
-                .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().replaceAll("\\D", "")))).toList();
-        }
+        return data;
+    }
+
+    /** The body of every poem of some files of the chinese-poetry package (paragraphs joined), exact duplicates removed. */
+    static List<String> poems(List<Path> files, int minChars, int maxChars) throws IOException {
         Set<String> out = new LinkedHashSet<>();
         for (Path f : files) {
             for (JsonNode poem : JSON.readTree(f.toFile())) {
@@ -246,11 +251,46 @@ public final class NaturalCorpora {
                     sb.append(p.asText());
                 }
                 String t = sb.toString().strip();
-                if (t.length() >= 10 && t.length() <= 100) {
+                if (t.length() >= minChars && t.length() <= maxChars) {
                     out.add(t);
                 }
             }
         }
         return new ArrayList<>(out);
+    }
+
+    /**
+     * Song ci (songci/ci.song.*.json, about 21,000), Yuan qu (yuanqu/yuanqu.json, about 11,000) and the Tang poems of
+     * more than 100 characters (about 6,000) of the chinese-poetry npm package: every text of at least 10 characters,
+     * of any length (tens to hundreds of characters, a few thousand), exact duplicates removed.
+     */
+    static List<String> ciQuAndLongPoems(Path dir, Log log) throws IOException {
+        Path ci = chinesePoetry(dir, "songci", log);
+        Path qu = chinesePoetry(dir, "yuanqu", log);
+        List<Path> files = new ArrayList<>();
+        try (Stream<Path> s = Files.list(ci)) {
+            files.addAll(s.filter(p -> p.getFileName().toString().matches("ci\\.song\\.\\d+\\.json"))
+                .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().replaceAll("\\D", "")))).toList());
+        }
+        try (Stream<Path> s = Files.list(qu)) {
+            files.addAll(s.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList());
+        }
+        List<String> out = new ArrayList<>(new LinkedHashSet<>(poems(files, 10, Integer.MAX_VALUE)));
+        out.addAll(poems(tangFiles(dir, log), 101, Integer.MAX_VALUE));
+        return new ArrayList<>(new LinkedHashSet<>(out));
+    }
+
+    /** Tang poems of the chinese-poetry npm package (poet.tang.*.json), body text, at most 100 characters. */
+    static List<String> tangPoems(Path dir, Log log) throws IOException {
+        return poems(tangFiles(dir, log), 10, 100);
+    }
+
+    /** The Tang poems' files (poet.tang.*.json), in order. */
+    static List<Path> tangFiles(Path dir, Log log) throws IOException {
+        Path data = chinesePoetry(dir, "quantangshi", log);
+        try (Stream<Path> s = Files.list(data)) {
+            return s.filter(p -> p.getFileName().toString().matches("poet\\.tang\\.\\d+\\.json"))
+                .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().replaceAll("\\D", "")))).toList();
+        }
     }
 }

@@ -151,14 +151,18 @@ public final class NaturalQuality {
     record EditView(double[] medianDistance, double[] withinDefault) {}
 
     record CorpusResult(NaturalCorpora.Corpus corpus, Truth truth, Map<String, Curve> curves, Map<String, EditView> edits,
-                        MinHashResult minHash, Verified.Result verified, double seconds) {}
+                        MinHashResult minHash, Verified.Result verified, WorstGap.CorpusGaps gaps, double seconds) {}
 
     private final Log log;
     private final boolean zhLatinWords;
+    private final List<Truth.Spec> truths;
+    private final List<WorstGap.Design> designs;
 
-    NaturalQuality(Log log, boolean zhLatinWords) {
+    NaturalQuality(Log log, boolean zhLatinWords, List<Truth.Spec> truths, List<WorstGap.Design> designs) {
         this.log = log;
         this.zhLatinWords = zhLatinWords;
+        this.truths = truths;
+        this.designs = designs;
     }
 
     /** The v2 default radius for a corpus: short or long texts. */
@@ -475,7 +479,9 @@ public final class NaturalQuality {
             mh.recall()[dt], mh.f1()[dt], Arrays.stream(mh.f1()).max().orElse(0)));
         Verified.Result vr = variants.isEmpty() ? null : Verified.run(corpus, truth, variants, log);
         Map<String, EditView> ev = withEdits ? edits(corpus, cands, 20261123L) : Map.of();
-        return new CorpusResult(corpus, truth, curves, ev, mh, vr, log.seconds() - t0);
+        WorstGap.CorpusGaps gaps = designs.isEmpty() || truths.isEmpty() ? null
+            : WorstGap.run(corpus, truth, truths, designs, zhLatinWords, log);
+        return new CorpusResult(corpus, truth, curves, ev, mh, vr, gaps, log.seconds() - t0);
     }
 
     public static void main(String[] args) throws IOException {
@@ -485,6 +491,8 @@ public final class NaturalQuality {
         boolean sketchWidth = false;
         boolean zhLatinWords = false;
         List<Verified.Variant> variants = Verified.grid();
+        List<Truth.Spec> truths = Truth.SPECS;
+        List<WorstGap.Design> designs = WorstGap.DESIGNS;
         Path out = null;
         List<String> only = null;
         for (int i = 0; i < args.length; i++) {
@@ -495,6 +503,11 @@ public final class NaturalQuality {
                 case "--no-edits" -> edits = false;
                 case "--sketch-width" -> sketchWidth = true;
                 case "--zh-truth-latin-words" -> zhLatinWords = true;
+                case "--truths" -> truths = Arrays.stream(args[++i].split(",")).map(Truth::spec).toList();
+                case "--designs" -> {
+                    String d = args[++i];
+                    designs = d.equals("none") ? List.of() : Arrays.stream(d.split(",")).map(WorstGap::design).toList();
+                }
                 case "--verified" -> variants = switch (args[++i]) {
                     case "grid" -> Verified.grid();
                     case "released" -> Verified.released();
@@ -504,7 +517,12 @@ public final class NaturalQuality {
                 case "--out" -> out = Path.of(args[++i]);
                 case "-h", "--help" -> {
                     System.out.println("usage: ./run bench-quality [--corpora " + String.join(",", NaturalCorpora.ALL)
-                        + "] [--candidates NAME,...|none] [--max-docs N] [--no-edits] [--verified grid|released|off] [--zh-truth-latin-words] [--out DIR] [--sketch-width]");
+                        + "] [--candidates NAME,...|none] [--max-docs N] [--no-edits] [--verified grid|released|off] [--zh-truth-latin-words] "
+                        + "[--truths NAME,...] [--designs NAME,...|none] [--out DIR] [--sketch-width]");
+                    System.out.println("  --truths: the truths of the worst-gap table (default all: "
+                        + String.join(",", Truth.SPECS.stream().map(Truth.Spec::name).toList()) + ")");
+                    System.out.println("  --designs: the sketch designs of the worst-gap table, each scored on all pairs at 512x1 (default all: "
+                        + String.join(",", WorstGap.DESIGNS.stream().map(WorstGap.Design::name).toList()) + "; none: no table)");
                     System.out.println("  --zh-truth-latin-words: the Chinese corpora's truth takes a run of non-Han letters/digits as one unit (a word), "
                         + "not one unit per letter");
                     System.out.println("  --verified: the verified mode (v2 candidates within CandidateRadius, minhash sketch >= s) for the grid of "
@@ -528,7 +546,7 @@ public final class NaturalQuality {
             SketchWidth.report(names, work, maxDocs, dir.resolve("sketch-width.md"), "./run bench-quality " + String.join(" ", args), started, log);
             return;
         }
-        NaturalQuality q = new NaturalQuality(log, zhLatinWords);
+        NaturalQuality q = new NaturalQuality(log, zhLatinWords, truths, designs);
         List<CorpusResult> results = new ArrayList<>();
         List<NaturalCorpora.Corpus> missing = new ArrayList<>();
         for (String name : names) {
@@ -542,6 +560,12 @@ public final class NaturalQuality {
             // written after every corpus so that a partial run still leaves a report
             String cmd = "./run bench-quality" + (args.length == 0 ? "" : " " + String.join(" ", args));
             Files.writeString(dir.resolve("report.md"), NaturalReport.markdown(results, missing, cands, cmd, started, Machine.read()));
+        }
+        List<WorstGap.CorpusGaps> gaps = results.stream().map(CorpusResult::gaps).filter(g -> g != null).toList();
+        if (!gaps.isEmpty()) {
+            System.out.println();
+            System.out.println("Worst gap to MinHash 128 per design (all corpora x truths):");
+            System.out.println(WorstGap.worstTable(gaps));
         }
         log.info("report: " + dir.resolve("report.md"));
     }

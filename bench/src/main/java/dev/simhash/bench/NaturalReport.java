@@ -83,6 +83,7 @@ final class NaturalReport {
                 v2.f1(k) - mh.f1()[d], rate(v2.chance()[k], v2.allPairs()), v1.meanBitSkew(), v2.meanBitSkew()));
         }
         verified(sb, results);
+        WorstGap.markdown(sb, results.stream().map(NaturalQuality.CorpusResult::gaps).filter(g -> g != null).toList());
         sb.append("\n## Summary: F1 at the default radius (v1: k = 3; v2 and candidates: the v2 default) / best F1\n\n| setting |");
         for (NaturalQuality.CorpusResult r : results) {
             sb.append(' ').append(r.corpus().name()).append(" |");

@@ -81,6 +81,58 @@ public final class Truth {
         return union == 0 ? 0 : common / (double) union;
     }
 
+    /** The units a truth's shingles are made of. */
+    enum Unit {
+        /** Words: English, lower-cased letter/digit runs; Chinese, the plugin's tokens (one per Han character, other runs whole). */
+        WORD,
+        /** Characters: every letter or digit after folding, Latin letters included. */
+        CHAR,
+        /** Han characters one by one, any other run of letters and digits (Latin words, numbers) as one unit. */
+        CHAR_LATIN_WORDS
+    }
+
+    /**
+     * A truth: its name, its unit and its shingle size, one at every length; {@code n} = 0 is today's truth
+     * ({@code adaptive}): the corpus's own shingle size (5 for long texts, 2 for short), words for English and
+     * characters (or, with {@code --zh-truth-latin-words}, characters and Latin words) for Chinese.
+     */
+    record Spec(String name, Unit unit, int n, String description) {
+        boolean adaptive() {
+            return n == 0;
+        }
+
+        /** The unit and shingle size this truth gives a corpus. */
+        Unit unitFor(NaturalCorpora.Corpus c, boolean zhLatinWords) {
+            if (!adaptive()) {
+                return unit;
+            }
+            return c.lang() == NaturalCorpora.Lang.EN ? Unit.WORD : zhLatinWords ? Unit.CHAR_LATIN_WORDS : Unit.CHAR;
+        }
+
+        int nFor(NaturalCorpora.Corpus c) {
+            return adaptive() ? c.shingle() : n;
+        }
+    }
+
+    static final Spec ADAPTIVE = new Spec("adaptive", null, 0,
+        "today's truth: word 5-shingles (en) / char 5-grams (zh) for the long-text corpora, 2-shingles / 2-grams for the short ones");
+
+    /** Every truth with one unit at every length, after today's. */
+    static final List<Spec> SPECS = List.of(
+        ADAPTIVE,
+        new Spec("char3", Unit.CHAR, 3, "character 3-grams after folding, Latin letters counted as characters"),
+        new Spec("char5", Unit.CHAR, 5, "character 5-grams after folding, Latin letters counted as characters"),
+        new Spec("char3-latinwords", Unit.CHAR_LATIN_WORDS, 3, "3-grams of Han characters and whole Latin words (English: words, folded)"),
+        new Spec("char5-latinwords", Unit.CHAR_LATIN_WORDS, 5, "5-grams of Han characters and whole Latin words (English: words, folded)"),
+        new Spec("word3", Unit.WORD, 3, "word 3-shingles (Chinese: the plugin's tokens, one per Han character)"),
+        new Spec("word5", Unit.WORD, 5, "word 5-shingles (Chinese: the plugin's tokens, one per Han character)"));
+
+    static Spec spec(String name) {
+        return SPECS.stream().filter(s -> s.name().equals(name)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("unknown truth [" + name + "], expected some of "
+                + SPECS.stream().map(Spec::name).toList()));
+    }
+
     /** Shingle hashes of one text, sorted and distinct. */
     static long[] shingles(String text, NaturalCorpora.Lang lang, int n) {
         return shingles(text, lang, n, false);
@@ -91,8 +143,14 @@ public final class Truth {
      * and digits as one unit (a word), as the English truth and simhash-v2's tokens do, instead of one unit per letter.
      */
     static long[] shingles(String text, NaturalCorpora.Lang lang, int n, boolean latinWords) {
+        Unit unit = lang == NaturalCorpora.Lang.EN ? Unit.WORD : latinWords ? Unit.CHAR_LATIN_WORDS : Unit.CHAR;
+        return shingles(text, lang, unit, n);
+    }
+
+    /** The units of one text, in order. */
+    static List<String> units(String text, NaturalCorpora.Lang lang, Unit unit) {
         List<String> units = new ArrayList<>();
-        if (lang == NaturalCorpora.Lang.EN) {
+        if (unit == Unit.WORD && lang == NaturalCorpora.Lang.EN) {
             String lower = text.toLowerCase(Locale.ROOT);
             int i = 0;
             while (i < lower.length()) {
@@ -107,7 +165,7 @@ public final class Truth {
                     i += Character.charCount(cp);
                 }
             }
-        } else if (latinWords) {
+        } else if (unit != Unit.CHAR) {
             // Han characters one by one, any other run of letters and digits (Latin, Cyrillic, numbers) as one word
             String f = CharFolding.fold(text);
             int i = 0;
@@ -131,8 +189,14 @@ public final class Truth {
             String f = CharFolding.fold(text);
             f.codePoints().filter(Character::isLetterOrDigit).forEach(cp -> units.add(new String(Character.toChars(cp))));
         }
+        return units;
+    }
+
+    /** Shingle hashes of one text under a unit and a shingle size, sorted and distinct. */
+    static long[] shingles(String text, NaturalCorpora.Lang lang, Unit unit, int n) {
+        List<String> units = units(text, lang, unit);
         // a separator keeps "ab" + "c" and "a" + "bc" apart once words are units
-        String sep = lang == NaturalCorpora.Lang.EN || latinWords ? " " : "";
+        String sep = unit == Unit.CHAR ? "" : " ";
         if (units.isEmpty()) {
             return new long[0];
         }
@@ -146,19 +210,36 @@ public final class Truth {
         return Arrays.stream(out).sorted().distinct().toArray();
     }
 
+    /** The shingle sets of a corpus's documents under a truth. */
+    static long[][] shingles(NaturalCorpora.Corpus c, Spec spec, boolean zhLatinWords) {
+        Unit unit = spec.unitFor(c, zhLatinWords);
+        int n = spec.nFor(c);
+        long[][] sh = new long[c.docs().size()][];
+        for (int i = 0; i < sh.length; i++) {
+            sh[i] = shingles(c.docs().get(i), c.lang(), unit, n);
+        }
+        return sh;
+    }
+
+    /** The same pairs without the shingle sets (what a truth needs once its MinHash baseline is measured). */
+    Truth withoutShingles() {
+        return new Truth(null, pairs);
+    }
+
     static Truth of(NaturalCorpora.Corpus c) {
         return of(c, false);
     }
 
     /** The truth of a corpus; {@code latinWords}: see {@link #shingles(String, NaturalCorpora.Lang, int, boolean)}. */
     static Truth of(NaturalCorpora.Corpus c, boolean latinWords) {
-        int n = c.docs().size();
+        return of(shingles(c, ADAPTIVE, latinWords));
+    }
+
+    /** All pairs with J >= {@value #MIN_STORED} of documents with these shingle sets (sorted, distinct). */
+    static Truth of(long[][] sh) {
+        int n = sh.length;
         if (n >= 1 << 20) {
             throw new IllegalArgumentException("at most 2^20 documents");
-        }
-        long[][] sh = new long[n][];
-        for (int i = 0; i < n; i++) {
-            sh[i] = shingles(c.docs().get(i), c.lang(), c.shingle(), latinWords);
         }
         Map<Long, int[]> df = new HashMap<>();
         for (long[] s : sh) {

@@ -97,4 +97,24 @@ class TruthTest {
         assertArrayEquals(Arrays.stream(new long[] { dev.simhash.core.SimHash.featureHash("ab"), dev.simhash.core.SimHash.featureHash("b国") })
             .sorted().toArray(), perLetter);
     }
+
+    @Test
+    void eachTruthHasOneUnitAtEveryLength() {
+        String mixed = "Linux 內核 v2";
+        assertEquals(List.of("l", "i", "n", "u", "x", "内", "核", "v", "2"), Truth.units(mixed, NaturalCorpora.Lang.ZH, Truth.Unit.CHAR));
+        assertEquals(List.of("linux", "内", "核", "v2"), Truth.units(mixed, NaturalCorpora.Lang.ZH, Truth.Unit.CHAR_LATIN_WORDS));
+        // Chinese words are the plugin's tokens: the same units as characters with Latin words
+        assertEquals(Truth.units(mixed, NaturalCorpora.Lang.ZH, Truth.Unit.CHAR_LATIN_WORDS), Truth.units(mixed, NaturalCorpora.Lang.ZH, Truth.Unit.WORD));
+        assertEquals(List.of("the", "bank", "rate"), Truth.units("The Bank, rate!", NaturalCorpora.Lang.EN, Truth.Unit.WORD));
+        assertEquals(List.of("t", "h", "e", "b", "a", "n", "k"), Truth.units("The Bank", NaturalCorpora.Lang.EN, Truth.Unit.CHAR));
+        // today's truth is unchanged: the long-text corpus's word 5-shingles, the short one's char 2-grams
+        NaturalCorpora.Corpus en = corpus(NaturalCorpora.Lang.EN, 5, List.of("one two three four five six seven"));
+        NaturalCorpora.Corpus zh = corpus(NaturalCorpora.Lang.ZH, 2, List.of("国家统计局发布 Linux"));
+        assertArrayEquals(Truth.shingles(en.docs().get(0), NaturalCorpora.Lang.EN, 5), Truth.shingles(en, Truth.ADAPTIVE, false)[0]);
+        assertArrayEquals(Truth.shingles(zh.docs().get(0), NaturalCorpora.Lang.ZH, 2), Truth.shingles(zh, Truth.ADAPTIVE, false)[0]);
+        assertArrayEquals(Truth.shingles(zh.docs().get(0), NaturalCorpora.Lang.ZH, 2, true), Truth.shingles(zh, Truth.ADAPTIVE, true)[0]);
+        // a fixed truth ignores the corpus's shingle size
+        assertEquals(3, Truth.shingles(en, Truth.spec("word5"), false)[0].length);
+        assertEquals(5, Truth.shingles(en, Truth.spec("word3"), false)[0].length);
+    }
 }
