@@ -6,9 +6,9 @@ import org.apache.lucene.util.BytesRef;
  * The candidate stage of a high {@code min_similarity} threshold: {@value #BANDS} bands of {@value #ROWS} bins each
  * (band j is bins {@code ROWS j .. ROWS j + ROWS - 1}), keyed by a hash of those bins' full minima (the sketch keeps one
  * bit of each bin for its estimate, but the bands keep the whole minimum). A sketch carries its band keys after its
- * bins' bits ({@value #KEY_BYTES} bytes each), and the field indexes band j as an exact-match term of
- * {@value #TERM_BYTES} bytes: {@code [j, key]}. Documents that share at least one band term with the query's sketch are
- * the candidates; the sketch estimate then decides.
+ * bins' bits ({@value #KEY_BYTES} bytes each), and the field indexes band j's value, {@code [j, key]}, as a
+ * one-dimensional point of {@value #VALUE_BYTES} bytes. Documents that share at least one band value with the query's
+ * sketch are the candidates; the sketch estimate then decides.
  *
  * <p>A bin of two texts with Jaccard similarity J holds the same minimum with probability J, so a band matches with
  * probability J^5 and a pair shares a band with probability {@code 1 - (1 - J^5)^14} ({@link #shareProbability}):
@@ -24,8 +24,8 @@ public final class SketchBands {
     public static final int ROWS = 5;
     /** Bytes of a band's key. */
     public static final int KEY_BYTES = 5;
-    /** Bytes of a band term: the band number, then its key. */
-    public static final int TERM_BYTES = 1 + KEY_BYTES;
+    /** Bytes of a band value: the band number, then its key. */
+    public static final int VALUE_BYTES = 1 + KEY_BYTES;
     /** The lowest threshold whose candidates come from the bands: from here, at least 0.99 of the pairs at the threshold. */
     public static final double FROM = 0.78;
     /** Where the keys start in a sketch: after the bins' bits. */
@@ -38,18 +38,18 @@ public final class SketchBands {
         return minSimilarity >= FROM;
     }
 
-    /** The band terms of a minhash-v1 sketch, band 0 first (views of one array: a document's terms cost one allocation). */
-    public static BytesRef[] terms(byte[] sketch) {
+    /** The band values of a minhash-v1 sketch, band 0 first (views of one array: a document's values cost one allocation). */
+    public static BytesRef[] values(byte[] sketch) {
         check(sketch.length);
-        byte[] all = new byte[BANDS * TERM_BYTES];
-        BytesRef[] terms = new BytesRef[BANDS];
+        byte[] all = new byte[BANDS * VALUE_BYTES];
+        BytesRef[] values = new BytesRef[BANDS];
         for (int j = 0; j < BANDS; j++) {
-            int at = TERM_BYTES * j;
+            int at = VALUE_BYTES * j;
             all[at] = (byte) j;
             System.arraycopy(sketch, KEYS_AT + KEY_BYTES * j, all, at + 1, KEY_BYTES);
-            terms[j] = new BytesRef(all, at, TERM_BYTES);
+            values[j] = new BytesRef(all, at, VALUE_BYTES);
         }
-        return terms;
+        return values;
     }
 
     /** How many band keys the sketches at {@code a[aOff..]} and {@code b[bOff..]} share. */

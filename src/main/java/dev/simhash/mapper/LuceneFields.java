@@ -21,7 +21,9 @@ import java.util.function.Supplier;
  * doc value (read to verify distances, by scripts, fold and report) and the four block terms indexed
  * in the same field ({@link BlockTermLayout#packed}), docs only, no norms; a field with a similarity sketch adds the
  * sketch as a binary doc value of its own Lucene field ({@link SimHashFieldType#sketchField()}), and in that field the
- * sketch's band terms ({@link SketchBands}), docs only. All read the value from a
+ * sketch's band values ({@link SketchBands}) as one-dimensional points of {@value SketchBands#TERM_BYTES} bytes: nearly
+ * every value is one document's own, which points take in at the cost of a copy, where terms would each grow the
+ * term dictionary and start a posting list. All read the value from a
  * supplier when the document is indexed, i.e. after the whole document has been parsed, so that a text
  * arriving in several values (arrays, several {@code copy_to} sources) gives one fingerprint.
  */
@@ -37,6 +39,16 @@ final class LuceneFields {
         t.setStored(false);
         t.freeze();
         TERMS_TYPE = t;
+    }
+
+    /** A band value: a one-dimensional point of {@value SketchBands#TERM_BYTES} bytes. */
+    static final FieldType BAND_POINT_TYPE;
+
+    static {
+        FieldType t = new FieldType();
+        t.setDimensions(1, SketchBands.VALUE_BYTES);
+        t.freeze();
+        BAND_POINT_TYPE = t;
     }
 
     private LuceneFields() {}
@@ -68,12 +80,16 @@ final class LuceneFields {
         return terms(name, () -> layout.terms(value.getAsLong()));
     }
 
-    /** The band terms of the sketch read from {@code value} when Lucene indexes the document (none without a sketch). */
-    static Field sketchBands(String name, Supplier<byte[]> value) {
-        return terms(name, () -> {
-            byte[] b = value.get();
-            return b == null ? new BytesRef[0] : SketchBands.terms(b);
-        });
+    /** Band {@code band}'s value of the sketch whose bands {@code bands} gives when Lucene indexes the document. */
+    static Field sketchBand(String name, int band, Supplier<BytesRef[]> bands) {
+        return new Field(name, BAND_POINT_TYPE) {
+            @Override
+            public BytesRef binaryValue() {
+                BytesRef[] all = bands.get();
+                // a text with a fingerprint has tokens, so a sketch; a value of zeros (verified against no sketch) if it ever had none
+                return band < all.length ? all[band] : new BytesRef(new byte[SketchBands.VALUE_BYTES]);
+            }
+        };
     }
 
     private static Field terms(String name, Supplier<BytesRef[]> value) {

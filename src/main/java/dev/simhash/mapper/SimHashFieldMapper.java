@@ -3,12 +3,14 @@ package dev.simhash.mapper;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.core.SketchBands;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.weights.WeightsRegistry;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.util.BytesRef;
 import org.elasticsearch.index.analysis.IndexAnalyzers;
 import org.elasticsearch.index.mapper.DocumentParserContext;
 import org.elasticsearch.index.mapper.FieldMapper;
@@ -387,6 +389,7 @@ public final class SimHashFieldMapper extends FieldMapper {
         /** The sketch's bins so far (null: the field has no sketch), and the sketch once Lucene has read it. */
         private final MinHashSketch.Accumulator sketch;
         private byte[] sketchBytes;
+        private BytesRef[] bands;
 
         PendingFingerprint(String name, String first) {
             super(name, LuceneFields.TERMS_TYPE);
@@ -403,6 +406,15 @@ public final class SimHashFieldMapper extends FieldMapper {
             return sketchBytes;
         }
 
+        /** The sketch's band values ({@link SketchBands#terms}), computed once with the sketch. */
+        private BytesRef[] bands() {
+            if (bands == null) {
+                byte[] b = sketchBytes();
+                bands = b == null ? new BytesRef[0] : SketchBands.values(b);
+            }
+            return bands;
+        }
+
         /** Records the fingerprint of the texts so far, and adds the Lucene fields (which read it) with the first one. */
         void update(LuceneDocument doc, OptionalLong fp) {
             if (fp.isEmpty()) {
@@ -417,8 +429,11 @@ public final class SimHashFieldMapper extends FieldMapper {
                 doc.add(LuceneFields.docValue(fullPath(), () -> fingerprint));
                 doc.add(LuceneFields.blockTerms(fullPath(), SimHashFieldMapper.this.fieldType().blockLayout(), () -> fingerprint));
                 if (sketch != null) {
-                    doc.add(LuceneFields.sketch(SimHashFieldMapper.this.fieldType().sketchField(), this::sketchBytes));
-                    doc.add(LuceneFields.sketchBands(SimHashFieldMapper.this.fieldType().sketchField(), this::sketchBytes));
+                    String sketchField = SimHashFieldMapper.this.fieldType().sketchField();
+                    doc.add(LuceneFields.sketch(sketchField, this::sketchBytes));
+                    for (int band = 0; band < SketchBands.BANDS; band++) {
+                        doc.add(LuceneFields.sketchBand(sketchField, band, this::bands));
+                    }
                 }
             }
         }

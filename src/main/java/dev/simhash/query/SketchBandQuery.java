@@ -3,13 +3,12 @@ package dev.simhash.query;
 import dev.simhash.compat.lucene.CompatWeight;
 import dev.simhash.core.SketchBands;
 
+import org.apache.lucene.document.BinaryPoint;
+
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.BooleanClause;
-import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
@@ -18,7 +17,6 @@ import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
-import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
 
@@ -27,25 +25,26 @@ import java.util.Objects;
 
 /**
  * A {@code min_similarity} query at a threshold the sketch bands cover ({@link SketchBands#covers}): per segment, the
- * candidates are the documents whose band terms in the sketch field match one of the query sketch's
- * {@value SketchBands#BANDS} band terms, and a candidate matches when its stored sketch's estimated similarity reaches
+ * candidates are the documents whose band points in the sketch field hold one of the query sketch's
+ * {@value SketchBands#BANDS} band values, and a candidate matches when its stored sketch's estimated similarity reaches
  * the threshold ({@link SketchCheck}). Scored boost * similarity. The fingerprint plays no part: at these thresholds the
- * bands keep more of the pairs at the threshold than the fingerprint's candidate radius, and a band term's postings hold
- * only the documents that share five of its bins' minima, where the radius would probe hundreds of block values.
+ * bands keep more of the pairs at the threshold than the fingerprint's candidate radius, and a band value is held only by
+ * the documents that share five of its bins' minima, where the radius would probe hundreds of block values.
  */
 final class SketchBandQuery extends Query {
 
     private final SketchCheck check;
-    /** The candidates: a disjunction of the query sketch's band terms. */
-    private final BooleanQuery bands;
+    /** The candidates: the documents holding one of the query sketch's band values among their band points. */
+    private final Query bands;
 
     SketchBandQuery(SketchCheck check) {
         this.check = Objects.requireNonNull(check);
-        BooleanQuery.Builder b = new BooleanQuery.Builder();
-        for (BytesRef band : check.bandTerms()) {
-            b.add(new TermQuery(new Term(check.sketchField(), band)), BooleanClause.Occur.SHOULD);
+        BytesRef[] terms = check.bandValues();
+        byte[][] values = new byte[terms.length][];
+        for (int i = 0; i < terms.length; i++) {
+            values[i] = BytesRef.deepCopyOf(terms[i]).bytes;
         }
-        this.bands = b.build();
+        this.bands = BinaryPoint.newSetQuery(check.sketchField(), values);
     }
 
     SketchCheck check() {
@@ -54,7 +53,7 @@ final class SketchBandQuery extends Query {
 
     @Override
     public CompatWeight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) throws IOException {
-        // the band terms' own weight: Lucene's term disjunction with a minimum to match, positions and scores not needed
+        // the band points' own weight: Lucene's point set query, scores not needed
         Weight candidates = bands.createWeight(searcher, ScoreMode.COMPLETE_NO_SCORES, 1f);
         return new CompatWeight(this) {
             @Override

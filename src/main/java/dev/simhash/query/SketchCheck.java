@@ -39,7 +39,7 @@ final class SketchCheck {
         this.minSimilarity = minSimilarity;
     }
 
-    /** The Lucene field of the sketches and their band terms. */
+    /** The Lucene field of the sketches and their band values. */
     String sketchField() {
         return sketchField;
     }
@@ -53,9 +53,9 @@ final class SketchCheck {
         return minSimilarity;
     }
 
-    /** The band terms of the query's sketch, which the candidates of a banded threshold share one of. */
-    BytesRef[] bandTerms() {
-        return SketchBands.terms(querySketch);
+    /** The band values of the query's sketch, which the candidates of a banded threshold share one of. */
+    BytesRef[] bandValues() {
+        return SketchBands.values(querySketch);
     }
 
     /** The estimated similarity of the document the values are positioned on, or -1 when it has no (well-formed) sketch. */

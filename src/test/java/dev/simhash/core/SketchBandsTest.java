@@ -23,12 +23,12 @@ class SketchBandsTest {
             sketch[i] = (byte) (100 + i);
         }
         assertEquals(134, MinHashSketch.BYTES);
-        BytesRef[] terms = SketchBands.terms(sketch);
+        BytesRef[] terms = SketchBands.values(sketch);
         assertEquals(14, terms.length);
         // the keys start at byte 64, 5 bytes each: band 0 is bytes 64..68, band 13 bytes 129..133
         assertArrayEquals(new byte[] { 0, (byte) 164, (byte) 165, (byte) 166, (byte) 167, (byte) 168 }, BytesRef.deepCopyOf(terms[0]).bytes);
         assertArrayEquals(new byte[] { 13, (byte) 229, (byte) 230, (byte) 231, (byte) 232, (byte) 233 }, BytesRef.deepCopyOf(terms[13]).bytes);
-        assertThrows(IllegalArgumentException.class, () -> SketchBands.terms(new byte[64]));
+        assertThrows(IllegalArgumentException.class, () -> SketchBands.values(new byte[64]));
     }
 
     @Test
@@ -43,8 +43,8 @@ class SketchBandsTest {
                 b[bit >>> 3] ^= (byte) (1 << (bit & 7));
             }
             int sameTerms = 0;
-            BytesRef[] ta = SketchBands.terms(a);
-            BytesRef[] tb = SketchBands.terms(b);
+            BytesRef[] ta = SketchBands.values(a);
+            BytesRef[] tb = SketchBands.values(b);
             for (int j = 0; j < ta.length; j++) {
                 sameTerms += ta[j].equals(tb[j]) ? 1 : 0;
             }

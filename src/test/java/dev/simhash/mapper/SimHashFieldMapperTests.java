@@ -91,7 +91,7 @@ public class SimHashFieldMapperTests extends SimHashMapperTestCase {
     }
 
     /**
-     * The sketch's Lucene field holds the sketch as a binary doc value and, as terms, its 14 band keys: band j is the term
+     * The sketch's Lucene field holds the sketch as a binary doc value and, as points, its 14 band keys: band j is the point
      * [j, the 5-byte key of band j at byte 64 + 5j] of that same sketch (docs/spec/minhash-v1.md, "Candidates"); a field without a sketch has
      * neither.
      */
@@ -104,16 +104,11 @@ public class SimHashFieldMapperTests extends SimHashMapperTestCase {
             if (f.fieldType().docValuesType() == org.apache.lucene.index.DocValuesType.BINARY) {
                 sketch = org.apache.lucene.util.BytesRef.deepCopyOf(f.binaryValue()).bytes;
             } else {
-                assertEquals(org.apache.lucene.index.IndexOptions.DOCS, f.fieldType().indexOptions());
-                try (org.apache.lucene.analysis.TokenStream ts = f.tokenStream(null, null)) {
-                    org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute term =
-                        ts.addAttribute(org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute.class);
-                    ts.reset();
-                    while (ts.incrementToken()) {
-                        terms.add(org.apache.lucene.util.BytesRef.deepCopyOf(term.getBytesRef()));
-                    }
-                    ts.end();
-                }
+                // a band value: a one-dimensional point of 6 bytes, not indexed as a term
+                assertEquals(org.apache.lucene.index.IndexOptions.NONE, f.fieldType().indexOptions());
+                assertEquals(1, f.fieldType().pointDimensionCount());
+                assertEquals(6, f.fieldType().pointNumBytes());
+                terms.add(org.apache.lucene.util.BytesRef.deepCopyOf(f.binaryValue()));
             }
         }
         assertNotNull("a sketch doc value", sketch);

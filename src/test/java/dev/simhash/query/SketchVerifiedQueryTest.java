@@ -5,11 +5,11 @@ import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 
 import org.apache.lucene.document.BinaryDocValuesField;
+import org.apache.lucene.document.BinaryPoint;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.index.IndexOptions;
-import org.apache.lucene.tests.analysis.CannedBinaryTokenStream;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedNumericDocValuesField;
 import org.apache.lucene.document.StringField;
@@ -18,7 +18,6 @@ import org.apache.lucene.index.FilterDirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.MultiDocValues;
-import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.Explanation;
@@ -53,15 +52,6 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
     static final String FIELD = "fp";
     static final String SKETCHES = FIELD + "._minhash";
     static final BlockTermLayout BLOCKS = BlockTermLayout.packed(FIELD);
-    static final FieldType BAND_TERMS = new FieldType();
-
-    static {
-        BAND_TERMS.setIndexOptions(IndexOptions.DOCS);
-        BAND_TERMS.setOmitNorms(true);
-        BAND_TERMS.setTokenized(true);
-        BAND_TERMS.freeze();
-    }
-
     /** A document's fingerprint and sketch (null: none; empty: an empty value). */
     record Doc(long hash, byte[] sketch) {}
 
@@ -75,17 +65,16 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
         d.add(new SortedNumericDocValuesField(FIELD, doc.hash()));
         if (doc.sketch() != null) {
             d.add(new BinaryDocValuesField(SKETCHES, new BytesRef(doc.sketch())));
-            // the band terms as the field type indexes them: [band, the band's 5-byte key at 64 + 5 band]; none for an empty
-            // value, but the field is indexed in every document with a sketch value (Lucene keeps one schema per field)
-            List<BytesRef> terms = new ArrayList<>();
-            for (int band = 0; doc.sketch().length == MinHashSketch.BYTES && band < 14; band++) {
-                byte[] term = new byte[6];
-                term[0] = (byte) band;
-                System.arraycopy(doc.sketch(), 64 + 5 * band, term, 1, 5);
-                terms.add(new BytesRef(term));
+            // the band values as the field type indexes them: 1-dimensional points [band, the band's 5-byte key at 64 + 5 band];
+            // zeros for an empty value (Lucene keeps one schema per field: every document with a sketch value has the points)
+            for (int band = 0; band < 14; band++) {
+                byte[] point = new byte[6];
+                if (doc.sketch().length == MinHashSketch.BYTES) {
+                    point[0] = (byte) band;
+                    System.arraycopy(doc.sketch(), 64 + 5 * band, point, 1, 5);
+                }
+                d.add(new BinaryPoint(SKETCHES, point));
             }
-            d.add(new Field(SKETCHES, new CannedBinaryTokenStream(terms.stream().map(t -> new CannedBinaryTokenStream.BinaryToken(t))
-                .toArray(CannedBinaryTokenStream.BinaryToken[]::new)), BAND_TERMS));
         }
         w.addDocument(d);
     }
@@ -274,7 +263,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
                 for (org.apache.lucene.search.Query q : queries) {
                     assertEquals(q.toString(), 1, newSearcher(reader).count(q));
                 }
-                // everything but the fingerprint field: the sketch's own field and its band terms are still there
+                // everything but the fingerprint field: the sketch's own field and its band points are still there
                 DirectoryReader hiding = new FilterDirectoryReader(reader, new FilterDirectoryReader.SubReaderWrapper() {
                     @Override
                     public LeafReader wrap(LeafReader leaf) {
@@ -291,7 +280,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
                         return null;
                     }
                 };
-                assertNotNull(MultiTerms.getTerms(hiding, SKETCHES));
+                assertNotNull(hiding.leaves().get(0).reader().getPointValues(SKETCHES));
                 for (org.apache.lucene.search.Query q : queries) {
                     assertEquals(q.toString(), 0, new IndexSearcher(hiding).count(q));
                 }

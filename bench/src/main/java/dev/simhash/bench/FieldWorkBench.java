@@ -73,7 +73,7 @@ final class FieldWorkBench {
                 MinHashSketch.Accumulator a = sketch.accumulator();
                 OptionalLong h = fp.fingerprint(d, a);
                 if (h.isPresent()) {
-                    BytesRef[] terms = SketchBands.terms(a.sketch());
+                    BytesRef[] terms = SketchBands.values(a.sketch());
                     x ^= h.getAsLong() ^ terms[3].bytes[terms[3].offset + 1];
                 }
             }
