@@ -17,7 +17,7 @@ final class Densification {
 
     private static final int TABLE_BINS = 512;
     /** Below this many non-empty bins, the lowest rank among them (f rows of 512); from here on, probing (512 / f hashes per empty bin). */
-    private static final int FEW = 96;
+    private static final int FEW = 30;
     /** Probes per bin kept in {@code PROBES}. */
     private static final int KEPT = 32;
 

@@ -429,7 +429,7 @@ final class Verified {
                 for (int i = 0; i < n; i++) {
                     if (has[i]) {
                         byte[] b = sk.sketchOfShingles(shingles(v, tokens.get(i)));
-                        packed[i] = pack(b);
+                        packed[i] = pack(Arrays.copyOf(b, sk.binBytes())); // the bins' bits (the released sketch's band keys follow)
                         if (bytes != null) {
                             bytes[i] = b;
                         }
