@@ -17,7 +17,7 @@ import java.util.OptionalLong;
 /**
  * The {@code simhash} field's own work per document in one thread, without a node: the simhash-v2 fingerprint alone
  * (what a field with {@code "sketch": "none"} computes) against the fingerprint with the sketch's token hashes, the
- * sketch and its band terms (the default field), and their parts, on the same documents, interleaved
+ * sketch and its band values (the default field), and their parts, on the same documents, interleaved
  * ({@code ./run bench --only field-work}).
  */
 final class FieldWorkBench {
@@ -67,7 +67,7 @@ final class FieldWorkBench {
             }
             return x;
         });
-        cases.put("fingerprint + sketch + band terms (default field)", () -> {
+        cases.put("fingerprint + sketch + band values (default field)", () -> {
             long x = 0;
             for (String d : docs) {
                 MinHashSketch.Accumulator a = sketch.accumulator();

@@ -30,7 +30,7 @@ final class JfrProfile {
         "sketch: finish (densify, pack bits)",
         "sketch: accumulator allocation (long[512] bins)",
         "sketch: shingle hashing, bins",
-        "sketch: band terms (SketchBands.terms)",
+        "sketch: band values (SketchBands.values)",
         "fingerprint: folding (CharFolding)",
         "fingerprint: tokenizing",
         "fingerprint: features (hash tables, XXH3)",
@@ -152,7 +152,7 @@ final class JfrProfile {
             return "sketch: shingle hashing, bins";
         }
         if (any(names, "dev.simhash.core.SketchBands.")) {
-            return "sketch: band terms (SketchBands.terms)";
+            return "sketch: band values (SketchBands.values)";
         }
         for (String n : names) {
             if (n.startsWith("java.") || n.startsWith("jdk.") || n.startsWith("sun.")) {

@@ -93,7 +93,7 @@ public final class VerifiedBench {
         }
         Map<String, Long> fa = node.diskUsage(a, FIELD);
         Map<String, Long> fb = node.diskUsage(b, FIELD);
-        // the sketch field holds the sketch (doc values) and its band terms (inverted index): shown apart
+        // the sketch field holds the sketch (doc values) and its band values (points): shown apart
         Map<String, Long> parts = new java.util.LinkedHashMap<>(node.diskUsage(a, FIELD, true));
         parts.keySet().removeIf(k -> !k.startsWith(FIELD + "._minhash["));
         Map<String, Long> detail = new java.util.LinkedHashMap<>(fa);
