@@ -27,12 +27,14 @@ final class Densification {
     static void fill(long[] min, int binBits) {
         int bins = min.length;
         long[] set = new long[(bins + 63) >>> 6];
-        int f = 0;
         for (int i = 0; i < bins; i++) {
-            if (min[i] != -1L) {
-                set[i >>> 6] |= 1L << i;
-                f++;
-            }
+            // without a branch: min + 1 is 0 exactly for an empty bin (-1)
+            long e = min[i] + 1;
+            set[i >>> 6] |= ((e | -e) >>> 63) << i;
+        }
+        int f = 0;
+        for (long word : set) {
+            f += Long.bitCount(word);
         }
         if (f == bins) {
             return;
@@ -51,19 +53,18 @@ final class Densification {
         if (f >= FEW) {
             // the first probes of every bin from a table of 32 KB; rarely (under 3% of the empty bins) hashing on
             short[] probes = Table.PROBES;
-            for (int i = 0; i < TABLE_BINS; i++) {
-                if ((set[i >>> 6] & (1L << i)) != 0) {
-                    continue;
-                }
-                int source = -1;
-                for (int a = 0, at = i * KEPT; a < KEPT; a++, at++) {
+            for (int word = 0; word < set.length; word++) {
+                // the empty bins of this word, one by one, without testing the others
+                for (long empty = ~set[word]; empty != 0; empty &= empty - 1) {
+                    int i = (word << 6) | Long.numberOfTrailingZeros(empty);
+                    int at = i * KEPT;
+                    int end = at + KEPT;
                     int j = probes[at];
-                    if ((set[j >>> 6] & (1L << j)) != 0) {
-                        source = j;
-                        break;
+                    while (((set[j >>> 6] >>> j) & 1) == 0 && ++at < end) {
+                        j = probes[at];
                     }
+                    min[i] = min[at < end ? j : probe(i, set, binBits, KEPT)];
                 }
-                min[i] = min[source >= 0 ? source : probe(i, set, binBits, KEPT)];
             }
             return;
         }
@@ -71,17 +72,18 @@ final class Densification {
         short[] rank = Table.RANK;
         int[] best = new int[TABLE_BINS];
         java.util.Arrays.fill(best, Integer.MAX_VALUE);
-        for (int j = 0; j < TABLE_BINS; j++) {
-            if ((set[j >>> 6] & (1L << j)) == 0) {
-                continue;
-            }
-            int row = j * TABLE_BINS;
-            for (int i = 0; i < TABLE_BINS; i++) {
-                best[i] = Math.min(best[i], (rank[row + i] << 9) | j);
+        for (int word = 0; word < set.length; word++) {
+            for (long filled = set[word]; filled != 0; filled &= filled - 1) {
+                int j = (word << 6) | Long.numberOfTrailingZeros(filled);
+                int row = j * TABLE_BINS;
+                for (int i = 0; i < TABLE_BINS; i++) {
+                    best[i] = Math.min(best[i], (rank[row + i] << 9) | j);
+                }
             }
         }
-        for (int i = 0; i < TABLE_BINS; i++) {
-            if ((set[i >>> 6] & (1L << i)) == 0) {
+        for (int word = 0; word < set.length; word++) {
+            for (long empty = ~set[word]; empty != 0; empty &= empty - 1) {
+                int i = (word << 6) | Long.numberOfTrailingZeros(empty);
                 min[i] = min[best[i] & (TABLE_BINS - 1)];
             }
         }
