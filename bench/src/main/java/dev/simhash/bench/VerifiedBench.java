@@ -32,8 +32,8 @@ public final class VerifiedBench {
     /** A request under test. */
     public enum Method {
         IDS("ids (same index, fixed cost)"),
-        VERIFIED("like, default (verified, min_similarity 0.8: candidates share two sketch bands)"),
-        VERIFIED_RADIUS("like, min_similarity 0.7 (below 0.75: candidates within " + CandidateRadius.radius(0.7) + " bits, verified)"),
+        VERIFIED("like, default (verified, min_similarity 0.8: candidates share a sketch band)"),
+        VERIFIED_RADIUS("like, min_similarity 0.7 (below 0.78: candidates within " + CandidateRadius.radius(0.7) + " bits, verified)"),
         PLAIN("like, max_distance " + PLAIN_RADIUS + " (plain)"),
         CANDIDATES("like, max_distance " + CANDIDATE_RADIUS + " (the radius of 0.8, no sketch: diagnostic)"),
         HASH_SKETCH("hash + sketch, min_similarity 0.8 (no like fetch: diagnostic)"),
@@ -267,7 +267,7 @@ public final class VerifiedBench {
             .append("deterministically (`SyntheticTexts`). Index: `body` (`text`) with a `simhash` multi-field (simhash-v2, default sketch ")
             .append("minhash-v1), 1 shard, force-merged to 1 segment. Interleaved in rounds with rotating order, one request at a time: ")
             .append("`ids` of the liked document on the same index; `like` without `max_distance` (verified at the default 0.8: candidates ")
-            .append("share two of the sketch's 32 bands of 16 bits, checked by the sketch); `like` at `min_similarity` 0.7 (below 0.75 the ")
+            .append("share one of the sketch's 14 band values, checked by the sketch); `like` at `min_similarity` 0.7 (below 0.78 the ")
             .append("candidates are the fingerprints within ").append(CandidateRadius.radius(0.7)).append(" bits); `like` with `max_distance` ")
             .append(PLAIN_RADIUS).append("; the linear scan (`script_score` with the simhash Hamming script over `match_all`, `min_score` ")
             .append("for ").append(PLAIN_RADIUS).append(" bits). Two diagnostics split the verified query's cost: `like` with `max_distance` ")
