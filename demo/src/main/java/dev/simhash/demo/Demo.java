@@ -171,7 +171,7 @@ public final class Demo {
         heading("Near-duplicates of indexed documents: \"simhash\" query with \"like\" and the defaults (min_similarity "
             + DemoIndex.MIN_SIMILARITY + ")");
         out.println("d = Hamming distance of the 64-bit fingerprints (0: the same words); s = the _score, the estimated share of "
-            + "shingles both texts have (from their 64-byte sketches); then how the hit's text differs");
+            + "shingles both texts have (from their minhash-v1 sketches); then how the hit's text differs");
         for (String id : SHOWCASE) {
             SampleCorpus.Doc doc = corpus.doc(id);
             out.println();
