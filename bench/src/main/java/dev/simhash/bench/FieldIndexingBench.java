@@ -171,7 +171,7 @@ public final class FieldIndexingBench {
                 log.warn("could not start Java Flight Recorder in the node: no profile");
                 return;
             }
-            double secs = bulk(index, sources);
+            double secs = TwoClients.loadAndRefresh(node, index, sources, bulkDocs);
             node.jcmd("JFR.stop", "name=" + name);
             node.call("DELETE", "/" + index, null);
             Path kept = outDir.resolve(name + ".jfr");
@@ -202,21 +202,7 @@ public final class FieldIndexingBench {
     private double load(String index, String mapping, List<String> sources) {
         node.call("DELETE", "/" + index, null);
         node.ok("PUT", "/" + index, mapping);
-        return bulk(index, sources);
-    }
-
-    /** Bulk-indexes all sources with two concurrent clients, then refreshes; returns the seconds taken. */
-    private double bulk(String index, List<String> sources) {
-        long t0 = System.nanoTime();
-        TwoClients.load(sources.size(), bulkDocs, "bulk indexing into " + index, (from, to) -> {
-            StringBuilder sb = new StringBuilder();
-            for (int i = from; i < to; i++) {
-                sb.append("{\"index\":{}}\n").append(sources.get(i)).append('\n');
-            }
-            TwoClients.bulk(node, index, sb.toString());
-        });
-        node.ok("POST", "/" + index + "/_refresh", null);
-        return (System.nanoTime() - t0) / 1e9;
+        return TwoClients.loadAndRefresh(node, index, sources, bulkDocs);
     }
 
     /** The report's section. */

@@ -102,7 +102,7 @@ public final class IndexingBench {
                 node.ok("PUT", "/" + index, String.format(Locale.ROOT, variant.mapping(),
                     pipeline == null ? "" : ", \"index.default_pipeline\": \"" + pipeline + "\""));
                 long[] before = pipeline == null ? null : processorStats(pipeline);
-                double secs = bulk(index, sources, bulkDocs);
+                double secs = TwoClients.loadAndRefresh(node, index, sources, bulkDocs);
                 double dps = sources.size() / secs;
                 double us = Double.NaN;
                 if (pipeline != null) {
@@ -154,19 +154,5 @@ public final class IndexingBench {
             }
         }
         return new long[] { count, millis };
-    }
-
-    /** Bulk-indexes all sources with two concurrent clients, then refreshes; returns the seconds taken. */
-    private double bulk(String index, List<String> sources, int bulkDocs) {
-        long t0 = System.nanoTime();
-        TwoClients.load(sources.size(), bulkDocs, "bulk indexing into " + index, (from, to) -> {
-            StringBuilder sb = new StringBuilder();
-            for (int i = from; i < to; i++) {
-                sb.append("{\"index\":{}}\n").append(sources.get(i)).append('\n');
-            }
-            TwoClients.bulk(node, index, sb.toString());
-        });
-        node.ok("POST", "/" + index + "/_refresh", null);
-        return (System.nanoTime() - t0) / 1e9;
     }
 }

@@ -43,6 +43,20 @@ final class TwoClients {
     }
 
     /** Sends one bulk body to {@code index}; throws with the node's answer when any document failed. */
+    /** Bulk-indexes all sources (JSON documents) into {@code index} with two concurrent clients, then refreshes; returns the seconds taken. */
+    static double loadAndRefresh(BenchNode node, String index, List<String> sources, int bulkDocs) {
+        long t0 = System.nanoTime();
+        load(sources.size(), bulkDocs, "bulk indexing into " + index, (from, to) -> {
+            StringBuilder sb = new StringBuilder();
+            for (int i = from; i < to; i++) {
+                sb.append("{\"index\":{}}\n").append(sources.get(i)).append('\n');
+            }
+            bulk(node, index, sb.toString());
+        });
+        node.ok("POST", "/" + index + "/_refresh", null);
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
     static BenchNode.Answer bulk(BenchNode node, String index, String ndjson) {
         BenchNode.Answer ans = node.bulk("/" + index + "/_bulk", ndjson);
         if (!ans.ok() || !Bench.bulkOk(ans.body())) {
