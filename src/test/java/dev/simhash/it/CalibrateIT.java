@@ -314,10 +314,10 @@ class CalibrateIT {
         return 16;
     }
 
-    /** The minhash-v1 estimate of two stored sketches (512 one-bit bins): 2 (equal bins / 512) - 1, within [0, 1]. */
+    /** The minhash-v1 estimate of two stored sketches (512 one-bit bins, bytes 0-63; the band keys follow): 2 (equal bins / 512) - 1, within [0, 1]. */
     static double sketchSimilarity(byte[] a, byte[] b) {
         int differ = 0;
-        for (int i = 0; i < a.length; i++) {
+        for (int i = 0; i < 64; i++) {
             differ += Integer.bitCount((a[i] ^ b[i]) & 0xFF);
         }
         double match = (512 - differ) / 512.0;
