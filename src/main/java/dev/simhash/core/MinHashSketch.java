@@ -7,7 +7,7 @@ import java.util.List;
  * The minhash-v1 similarity sketch of text (its contract: docs/spec/minhash-v1.md): a one-permutation
  * MinHash (Li, Owen &amp; Zhang 2012) with optimal densification (Shrivastava 2017) over the text's
  * shingles, keeping {@code bitsPerBin} bits of each bin's minimum (b-bit minwise hashing, Li &amp; König
- * 2010), followed by the band keys: hashes of a few bins' full minima, the candidate terms of the bands
+ * 2010), followed by the band keys: hashes of a few bins' full minima, the candidate values of the bands
  * ({@link SketchBands}). Two sketches estimate the Jaccard similarity of the two texts' shingle sets; it is the second,
  * more precise check of the candidates the bands (or a simhash fingerprint) find.
  *
