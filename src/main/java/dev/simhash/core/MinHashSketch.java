@@ -30,8 +30,8 @@ public final class MinHashSketch {
     public static final int SHINGLE = 3;
 
     /** The released parameters of minhash-v1. Never changes once released: a new version gets a new name. */
-    public static final MinHashSketch V1 = new MinHashSketch(SHINGLE, SHINGLE, Integer.MAX_VALUE, 512, 1, SketchBands.BANDS,
-        SketchBands.ROWS, SketchBands.KEY_BYTES);
+    public static final MinHashSketch V1 = new MinHashSketch(SHINGLE, 512, 1, SketchBands.BANDS, SketchBands.ROWS,
+        SketchBands.KEY_BYTES);
 
     /** Bytes of a stored sketch of minhash-v1: the 512 bits of the bins, then the band keys. */
     public static final int BYTES = 64 + SketchBands.BANDS * SketchBands.KEY_BYTES;
@@ -47,9 +47,7 @@ public final class MinHashSketch {
     static final long BAND_SEED = 0x62616E64206B6579L; // "band key"
     static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
-    private final int shortShingle;
-    private final int longShingle;
-    private final int longFrom;
+    private final int shingle;
     private final int bins;
     private final int binBits;
     private final int bitsPerBin;
@@ -65,30 +63,17 @@ public final class MinHashSketch {
      * @param bitsPerBin  1, 2, 4, 8, 16 or 32
      */
     public MinHashSketch(int shingleSize, int bins, int bitsPerBin) {
-        this(shingleSize, shingleSize, Integer.MAX_VALUE, bins, bitsPerBin, 0, 0, 0);
+        this(shingleSize, bins, bitsPerBin, 0, 0, 0);
     }
 
-    /**
-     * A sketch without band keys whose texts of fewer than {@code longFrom} tokens have shingles of {@code shortShingle}
-     * tokens, and the others of {@code longShingle}: the rule minhash-v1 replaced, kept for measurement.
-     */
-    public MinHashSketch(int shortShingle, int longShingle, int longFrom, int bins, int bitsPerBin) {
-        this(shortShingle, longShingle, longFrom, bins, bitsPerBin, 0, 0, 0);
-    }
-
-    private MinHashSketch(int shortShingle, int longShingle, int longFrom, int bins, int bitsPerBin, int bands, int rows,
-        int keyBytes) {
-        if (shortShingle < 1 || shortShingle > 16 || longShingle < 1 || longShingle > 16 || longFrom < 1
-            || (shortShingle != longShingle && longFrom > 4096) || bins < 2 || bins > 65536
+    private MinHashSketch(int shingle, int bins, int bitsPerBin, int bands, int rows, int keyBytes) {
+        if (shingle < 1 || shingle > 16 || bins < 2 || bins > 65536
             || Integer.bitCount(bins) != 1
             || (bitsPerBin != 1 && bitsPerBin != 2 && bitsPerBin != 4 && bitsPerBin != 8 && bitsPerBin != 16 && bitsPerBin != 32)
             || bands < 0 || rows < 0 || bands * rows > bins || keyBytes < 0 || keyBytes > 8 || (bands > 0 && (rows < 1 || keyBytes < 1))) {
-            throw new IllegalArgumentException("bad sketch parameters: shingles " + shortShingle + "/" + longShingle + " from " + longFrom
-                + ", bins " + bins + ", bits " + bitsPerBin + ", bands " + bands + " of " + rows + " bins, keys of " + keyBytes + " bytes");
+            throw new IllegalArgumentException("bad sketch parameters: shingles of " + shingle + " tokens, bins " + bins + ", bits " + bitsPerBin + ", bands " + bands + " of " + rows + " bins, keys of " + keyBytes + " bytes");
         }
-        this.shortShingle = shortShingle;
-        this.longShingle = longShingle;
-        this.longFrom = longFrom;
+        this.shingle = shingle;
         this.bins = bins;
         this.binBits = Integer.numberOfTrailingZeros(bins);
         this.bitsPerBin = bitsPerBin;
@@ -97,9 +82,9 @@ public final class MinHashSketch {
         this.keyBytes = keyBytes;
     }
 
-    /** Tokens per shingle of a text of {@code tokens} tokens (before the rule that a shorter text is one shingle). */
-    public int shingleSize(long tokens) {
-        return tokens < longFrom ? shortShingle : longShingle;
+    /** Tokens per shingle (a text with fewer tokens is one shingle). */
+    public int shingleSize() {
+        return shingle;
     }
 
     public int bins() {
@@ -153,20 +138,10 @@ public final class MinHashSketch {
      * sources): the sketch of everything added so far, equal to the sketch of all tokens at once. Not thread-safe.
      */
     public final class Accumulator implements FeatureBag.TokenHashes {
-        /** The first tokens' hashes while the sequence is shorter than {@code longFrom} (measurement rules only). */
-        private final long[] head;
-        /** The shingles of the shingle size decided so far. */
-        private Shingles shingles;
+        private final Shingles shingles = new Shingles(shingle);
         private long tokens;
 
-        private Accumulator() {
-            if (shortShingle == longShingle) {
-                head = null;
-                shingles = new Shingles(shortShingle);
-            } else {
-                head = new long[longFrom];
-            }
-        }
+        private Accumulator() {}
 
         /** Adds the tokens of one more text (as {@link SimHashV2#tokens} gives them). */
         public void add(List<String> more) {
@@ -178,16 +153,6 @@ public final class MinHashSketch {
         /** Adds the next token by its hash (XXH3-64, seed 0, of its UTF-8 bytes), as a simhash-v2 fingerprinter reads it. */
         @Override
         public void add(long tokenHash) {
-            if (head != null && tokens < longFrom) {
-                head[(int) tokens++] = tokenHash;
-                if (tokens == longFrom) {
-                    shingles = new Shingles(longShingle);
-                    for (long h : head) {
-                        shingles.addToken(h);
-                    }
-                }
-                return;
-            }
             tokens++;
             shingles.addToken(tokenHash);
         }
@@ -206,13 +171,6 @@ public final class MinHashSketch {
         public byte[] sketch() {
             if (tokens == 0) {
                 return null;
-            }
-            if (head != null && tokens < longFrom) {
-                Shingles shorter = new Shingles(shortShingle);
-                for (int i = 0; i < tokens; i++) {
-                    shorter.addToken(head[i]);
-                }
-                return shorter.sketch();
             }
             return shingles.sketch();
         }
@@ -274,7 +232,7 @@ public final class MinHashSketch {
         if (n == 0) {
             return new long[0];
         }
-        int w = (int) Math.min(shingleSize(n), n);
+        int w = Math.min(shingle, n);
         long[] th = new long[n];
         for (int i = 0; i < n; i++) {
             th[i] = SimHash.featureHash(tokens.get(i));
