@@ -5,21 +5,30 @@ package dev.simhash.core;
  * shingle takes the minimum of the first non-empty bin in its probe sequence, the bins named by the top bits of
  * {@code mix(EMPTY_SEED + bin * GOLDEN + attempt)} for attempt = 0, 1, ...
  *
- * <p>Probing costs about {@code bins / filled} hashes per empty bin: cheap for a long text, hundreds of hashes per bin
- * for a short one (a title: a few shingles in 512 bins). For 512 bins the probe sequences are fixed, so the rank at
- * which each bin's sequence first reaches each other bin is kept once ({@code RANK}, by the bin reached: one row per
- * possible source). With few non-empty bins, each empty bin's source is the non-empty bin of lowest rank in its
- * sequence: one pass over the rows of the non-empty bins, in order, at most {@value #FEW} rows of 512 ranks. With more,
- * a few probes per empty bin find one, the first {@value #KEPT} of each sequence read from a table. Either way the same
- * answer as probing.
+ * <p>Probing costs about {@code bins / f} table reads per empty bin when {@code f} bins are filled, each ending in a
+ * branch the processor cannot predict: cheap for a long text, costly for a paragraph (tens of shingles in 512 bins) and
+ * a title (a few). For 512 bins the probe sequences are fixed, so three exact ways to the same answer are kept, chosen
+ * by {@code f}:
+ * <ul>
+ * <li>from {@value #MANY} filled bins, probing the first {@value #KEPT} attempts of each sequence from a table
+ * ({@code PROBES}), hashing on in the rare case none of them is filled;</li>
+ * <li>from {@value #FEW}, the other way round: each filled bin walks the list of (attempt, bin) pairs whose probe
+ * reaches it ({@code REACHED}, by attempt), up to an attempt limit of about {@code 3 * 512 / f}; each empty bin keeps
+ * the lowest attempt that reached it (no branch per entry), and the few that no filled bin reached within the limit
+ * (about 5%) probe on from there;</li>
+ * <li>below, the rank at which each bin's sequence first reaches each other bin ({@code RANK}, one row per possible
+ * source): each empty bin's source is the filled bin of lowest rank, one pass over the rows of the filled bins.</li>
+ * </ul>
  */
 final class Densification {
 
     private static final int TABLE_BINS = 512;
-    /** Below this many non-empty bins, the lowest rank among them (f rows of 512); from here on, probing (512 / f hashes per empty bin). */
-    private static final int FEW = 30;
-    /** Probes per bin kept in {@code PROBES}. */
-    private static final int KEPT = 32;
+    /** Below this many filled bins, the lowest rank among them (f rows of 512); from here on, the reached lists. */
+    private static final int FEW = 18;
+    /** From this many filled bins on, probing (about 512 / f table reads per empty bin). */
+    private static final int MANY = 160;
+    /** Attempts per bin kept in {@code PROBES} and {@code REACHED}. */
+    private static final int KEPT = 64;
 
     private Densification() {}
 
@@ -50,20 +59,43 @@ final class Densification {
             }
             return;
         }
-        if (f >= FEW) {
-            // the first probes of every bin from a table of 32 KB; rarely (under 3% of the empty bins) hashing on
-            short[] probes = Table.PROBES;
+        if (f >= MANY) {
+            // the empty bins of each word, one by one, without testing the others; each probes from its first attempt
             for (int word = 0; word < set.length; word++) {
-                // the empty bins of this word, one by one, without testing the others
                 for (long empty = ~set[word]; empty != 0; empty &= empty - 1) {
                     int i = (word << 6) | Long.numberOfTrailingZeros(empty);
-                    int at = i * KEPT;
-                    int end = at + KEPT;
-                    int j = probes[at];
-                    while (((set[j >>> 6] >>> j) & 1) == 0 && ++at < end) {
-                        j = probes[at];
+                    min[i] = min[probeFrom(i, 0, set, binBits)];
+                }
+            }
+            return;
+        }
+        if (f >= FEW) {
+            // attempts below `limit` by the lists of the filled bins: an empty bin a filled bin reached at attempt a keeps
+            // the least (a << 9) | source; attempts are unique per bin, so the least attempt names one source
+            int limit = Math.min(KEPT, (3 * TABLE_BINS + f - 1) / f);
+            int cut = limit << 9;
+            short[] reached = Table.REACHED;
+            int[] from = Table.REACHED_FROM;
+            int[] best = new int[TABLE_BINS];
+            java.util.Arrays.fill(best, Integer.MAX_VALUE);
+            for (int word = 0; word < set.length; word++) {
+                for (long filled = set[word]; filled != 0; filled &= filled - 1) {
+                    int j = (word << 6) | Long.numberOfTrailingZeros(filled);
+                    for (int k = from[j], end = from[j + 1]; k < end; k++) {
+                        int e = reached[k];
+                        if (e >= cut) {
+                            break;
+                        }
+                        int i = e & (TABLE_BINS - 1);
+                        best[i] = Math.min(best[i], (e & ~(TABLE_BINS - 1)) | j);
                     }
-                    min[i] = min[at < end ? j : probe(i, set, binBits, KEPT)];
+                }
+            }
+            for (int word = 0; word < set.length; word++) {
+                for (long empty = ~set[word]; empty != 0; empty &= empty - 1) {
+                    int i = (word << 6) | Long.numberOfTrailingZeros(empty);
+                    int b = best[i];
+                    min[i] = min[b < cut ? b & (TABLE_BINS - 1) : probeFrom(i, limit, set, binBits)];
                 }
             }
             return;
@@ -89,6 +121,22 @@ final class Densification {
         }
     }
 
+    /**
+     * The first non-empty bin of bin {@code i}'s probe sequence (of 512 bins) from attempt {@code first} on (the earlier
+     * ones were empty): from the table while it lasts, then by hashing.
+     */
+    private static int probeFrom(int i, int first, long[] set, int binBits) {
+        short[] probes = Table.PROBES;
+        int end = (i + 1) * KEPT;
+        for (int at = i * KEPT + first; at < end; at++) {
+            int j = probes[at];
+            if (((set[j >>> 6] >>> j) & 1) != 0) {
+                return j;
+            }
+        }
+        return probe(i, set, binBits, KEPT);
+    }
+
     /** The first non-empty bin of bin {@code i}'s probe sequence from attempt {@code from} on (the earlier ones were empty), by probing. */
     static int probe(int i, long[] set, int binBits, long from) {
         for (long attempt = from;; attempt++) {
@@ -104,12 +152,15 @@ final class Densification {
     }
 
     /**
-     * RANK[j * 512 + i]: the position at which bin i's probe sequence first reaches bin j; PROBES[i * 32 + a]: the bin of
-     * bin i's attempt a. Built once (about two million hashes), 544 KB.
+     * RANK[j * 512 + i]: the position at which bin i's probe sequence first reaches bin j; PROBES[i * 64 + a]: the bin of
+     * bin i's attempt a; REACHED[REACHED_FROM[j] ..< REACHED_FROM[j + 1]]: the pairs (a << 9) | i of the bins i whose
+     * attempt a (below 64) is bin j, by attempt. Built once (about two million hashes), 640 KB.
      */
     private static final class Table {
         static final short[] RANK = new short[TABLE_BINS * TABLE_BINS];
         static final short[] PROBES = new short[TABLE_BINS * KEPT];
+        static final short[] REACHED = new short[TABLE_BINS * KEPT];
+        static final int[] REACHED_FROM = new int[TABLE_BINS + 1];
 
         static {
             int binBits = Integer.numberOfTrailingZeros(TABLE_BINS);
@@ -127,6 +178,19 @@ final class Densification {
                         RANK[j * TABLE_BINS + i] = (short) k;
                         k++;
                     }
+                }
+            }
+            for (short j : PROBES) {
+                REACHED_FROM[j + 1]++;
+            }
+            for (int j = 0; j < TABLE_BINS; j++) {
+                REACHED_FROM[j + 1] += REACHED_FROM[j];
+            }
+            int[] next = java.util.Arrays.copyOf(REACHED_FROM, TABLE_BINS);
+            // attempt by attempt, so that each bin's list is in attempt order; (63 << 9) | 511 fits a short
+            for (int a = 0; a < KEPT; a++) {
+                for (int i = 0; i < TABLE_BINS; i++) {
+                    REACHED[next[PROBES[i * KEPT + a]]++] = (short) ((a << 9) | i);
                 }
             }
         }
