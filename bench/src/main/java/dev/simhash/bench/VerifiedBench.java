@@ -33,6 +33,7 @@ public final class VerifiedBench {
     public enum Method {
         IDS("ids (same index, fixed cost)"),
         VERIFIED("like, default (verified, min_similarity 0.8: candidates share a sketch band)"),
+        TEXT("text of the liked document, default (verified at 0.8; fingerprinted and sketched on the node)"),
         VERIFIED_RADIUS("like, min_similarity 0.7 (below 0.78: candidates within " + CandidateRadius.radius(0.7) + " bits, verified)"),
         PLAIN("like, max_distance " + PLAIN_RADIUS + " (plain)"),
         CANDIDATES("like, max_distance " + CANDIDATE_RADIUS + " (the radius of 0.8, no sketch: diagnostic)"),
@@ -160,12 +161,13 @@ public final class VerifiedBench {
     }
 
 
-    static String body(Method m, String index, int id, long hash, String sketch) {
+    static String body(Method m, String index, int id, long hash, String sketch, String text) {
         String head = "{\"size\":10,\"track_total_hits\":false,\"_source\":false,\"query\":";
         String like = "{\"simhash\":{\"field\":\"" + FIELD + "\",\"like\":{\"index\":\"" + index + "\",\"id\":\"" + id + "\"}";
         return head + switch (m) {
             case IDS -> "{\"ids\":{\"values\":[\"" + id + "\"]}}}";
             case VERIFIED -> like + "}}}";
+            case TEXT -> "{\"simhash\":{\"field\":\"" + FIELD + "\",\"text\":" + BenchNode.toJson(text) + "}}}";
             case VERIFIED_RADIUS -> like + ",\"min_similarity\":0.7}}}";
             case PLAIN -> like + ",\"max_distance\":" + PLAIN_RADIUS + "}}}";
             case CANDIDATES -> like + ",\"max_distance\":" + CANDIDATE_RADIUS + "}}}";
@@ -214,7 +216,7 @@ public final class VerifiedBench {
             for (int mi = 0; mi < methods.size(); mi++) {
                 Method m = methods.get((mi + rd) % methods.size());
                 for (int q = from; q < to; q++) {
-                    BenchNode.Answer ans = node.call("POST", "/" + index + "/_search", body(m, index, ids[q], hashes[q], sketches[q]));
+                    BenchNode.Answer ans = node.call("POST", "/" + index + "/_search", body(m, index, ids[q], hashes[q], sketches[q], texts.text(ids[q])));
                     if (!ans.ok()) {
                         throw new IllegalStateException(m + " failed: " + BenchNode.abbreviate(ans.body()));
                     }
@@ -230,7 +232,7 @@ public final class VerifiedBench {
                         if (m == Method.SCAN && found == false && hs.size() < 10) {
                             scanWithoutSelf++; // the client-side fingerprint differs from the indexed one
                         }
-                        if (m == Method.HASH_SKETCH && found == false && hs.size() < 10) {
+                        if ((m == Method.HASH_SKETCH || m == Method.TEXT) && found == false && hs.size() < 10) {
                             sketchWithoutSelf++; // the client-side sketch differs from the indexed one
                         }
                     }
@@ -239,7 +241,7 @@ public final class VerifiedBench {
             }
         }
         if (sketchWithoutSelf > 0) {
-            log.warn(sketchWithoutSelf + " hash + sketch queries did not find the liked document itself: the harness's sketch differs from the field's");
+            log.warn(sketchWithoutSelf + " hash + sketch or text queries did not find the liked document itself: the query's sketch differs from the field's");
         }
         if (scanWithoutSelf > 0) {
             log.warn(scanWithoutSelf + " scans did not find the liked document itself: the harness's fingerprint differs from the field's");
@@ -267,7 +269,8 @@ public final class VerifiedBench {
             .append("deterministically (`SyntheticTexts`). Index: `body` (`text`) with a `simhash` multi-field (simhash-v2, default sketch ")
             .append("minhash-v1), 1 shard, force-merged to 1 segment. Interleaved in rounds with rotating order, one request at a time: ")
             .append("`ids` of the liked document on the same index; `like` without `max_distance` (verified at the default 0.8: candidates ")
-            .append("share one of the sketch's 14 band values, checked by the sketch); `like` at `min_similarity` 0.7 (below 0.78 the ")
+            .append("share one of the sketch's 14 band values, checked by the sketch); `text` with the liked document's text (the same ")
+            .append("default, the text fingerprinted and sketched on the node); `like` at `min_similarity` 0.7 (below 0.78 the ")
             .append("candidates are the fingerprints within ").append(CandidateRadius.radius(0.7)).append(" bits); `like` with `max_distance` ")
             .append(PLAIN_RADIUS).append("; the linear scan (`script_score` with the simhash Hamming script over `match_all`, `min_score` ")
             .append("for ").append(PLAIN_RADIUS).append(" bits). Two diagnostics split the verified query's cost: `like` with `max_distance` ")
@@ -280,13 +283,16 @@ public final class VerifiedBench {
             md.append(String.format(Locale.ROOT, "| %,d | %s | %d | %.2f | %.2f | %.2f | %.1f | %.2f |\n", r.size(), r.method().label, r.measured(),
                 r.p50(), r.p99(), r.mean(), r.tookP50(), r.meanHits()));
         }
-        md.append("\n| documents | verified p50 / ids p50 (target <= 3) | scan p50 / verified p50 (target >= 20) |\n| ---: | ---: | ---: |\n");
+        md.append("\n| documents | verified like p50 / ids p50 | verified text p50 / ids p50 | scan p50 / verified like p50 | "
+            + "scan p50 / verified text p50 |\n| ---: | ---: | ---: | ---: | ---: |\n");
         for (Storage s : storage) {
             Result ids = result(s.size(), Method.IDS);
             Result v = result(s.size(), Method.VERIFIED);
+            Result t = result(s.size(), Method.TEXT);
             Result scan = result(s.size(), Method.SCAN);
-            if (ids != null && v != null && scan != null) {
-                md.append(String.format(Locale.ROOT, "| %,d | %.2f | %.1f |\n", s.size(), v.p50() / ids.p50(), scan.p50() / v.p50()));
+            if (ids != null && v != null && t != null && scan != null) {
+                md.append(String.format(Locale.ROOT, "| %,d | %.2f | %.2f | %.1f | %.1f |\n", s.size(), v.p50() / ids.p50(), t.p50() / ids.p50(),
+                    scan.p50() / v.p50(), scan.p50() / t.p50()));
             }
         }
         md.append("\nBytes per document after the force-merge (`_disk_usage` of the field `").append(FIELD)

@@ -17,7 +17,7 @@ class VerifiedBenchTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static Map<String, Object> query(VerifiedBench.Method m) throws Exception {
-        Map<String, Object> body = JSON.readValue(VerifiedBench.body(m, "idx", 42, 0x0123456789abcdefL, "c2tldGNo"), Map.class);
+        Map<String, Object> body = JSON.readValue(VerifiedBench.body(m, "idx", 42, 0x0123456789abcdefL, "c2tldGNo", "a \"quoted\" text"), Map.class);
         assertEquals(10, body.get("size"));
         assertEquals(false, body.get("_source"));
         return BenchNode.at(body, "query");
@@ -33,6 +33,9 @@ class VerifiedBenchTest {
         // the default threshold: neither a radius nor a similarity given
         assertFalse(verified.containsKey("max_distance"));
         assertFalse(verified.containsKey("min_similarity"));
+
+        Map<String, Object> text = BenchNode.at(query(VerifiedBench.Method.TEXT), "simhash");
+        assertEquals(Map.of("field", "body.simhash", "text", "a \"quoted\" text"), text);
 
         Map<String, Object> radius = BenchNode.at(query(VerifiedBench.Method.VERIFIED_RADIUS), "simhash");
         assertEquals(Map.of("index", "idx", "id", "42"), radius.get("like"));
