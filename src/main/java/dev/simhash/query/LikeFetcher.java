@@ -14,9 +14,7 @@ import org.elasticsearch.action.fieldcaps.FieldCapabilities;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
 import org.elasticsearch.action.fieldcaps.TransportFieldCapabilitiesAction;
 import org.elasticsearch.action.get.GetRequest;
-import org.elasticsearch.action.get.GetResponse;
 import org.elasticsearch.action.search.SearchRequest;
-import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.support.IndicesOptions;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.cluster.metadata.Metadata;
@@ -37,15 +35,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads the fingerprint of the document a {@code simhash} query's {@code like} names, from a {@code simhash} field or
- * the processor's object, with the caller's own privileges. With {@code like.index}, a realtime GET decides: it is
- * authorized as the caller's GET of that document would be, and a document it does not find is a 404. When the
+ * the processor's object, with the caller's own privileges. With {@code like.index}, a realtime GET comes first: it is
+ * authorized as the caller's GET of that document would be, and a document it does not find is a 404. Then, when the
  * query may verify with the similarity sketch, one search for the id in {@code like.index} (alias filters and
- * document-level security apply), sent beside the GET and used only once the GET has found the document, reads the
- * fingerprint and the sketch of a {@code simhash} field together (the
+ * document-level security apply) reads the fingerprint and the sketch of a {@code simhash} field together (the
  * {@code fields} format {@value SimHashFieldType#FINGERPRINT_AND_SKETCH_FORMAT}); when it finds no such value (the
  * processor's object, a document in several indices, no sketch where one is required), the steps below run and answer.
  * Step by step: the fingerprint from the GET's {@code _source} when the processor wrote it there as a number; otherwise
@@ -134,88 +130,19 @@ final class LikeFetcher {
         // tells a deleted document from one that is only not refreshed yet. With the processor's object form, its
         // _source may hold the fingerprint as a number.
         String hashPath = FingerprintFields.hashPath(field);
-        GetRequest get = get(like.index(), FetchSourceContext.of(true, new String[] { hashPath }, null));
-        if (sketchNeed != SketchNeed.NONE) {
-            // the search for the fingerprint and the sketch goes out beside the GET, not after it, so that the two round
-            // trips overlap; its answer is used only once the GET has found the document as the caller
-            SideBySide both = new SideBySide(client, named, hashPath, listener);
-            client.get(get, ActionListener.wrap(both::gotten, both::getFailed));
-            client.search(together(named), ActionListener.wrap(both::searched, both::searchFailed));
-            return;
-        }
-        client.get(get, ActionListener.wrap(response -> {
+        client.get(get(like.index(), FetchSourceContext.of(true, new String[] { hashPath }, null)), ActionListener.wrap(response -> {
             if (!response.isExists()) {
                 throw notFound();
             }
             Long fromSource = numericHash(response.isSourceEmpty() ? null : response.getSourceAsMap(), hashPath);
-            if (fromSource != null) {
+            if (sketchNeed != SketchNeed.NONE) {
+                fetchTogether(client, named, fromSource == null ? null : new Liked(fromSource, response.getIndex()), listener);
+            } else if (fromSource != null) {
                 listener.onResponse(new Liked(fromSource, response.getIndex()));
             } else {
                 fromDocValues(client, named, listener);
             }
         }, listener::onFailure));
-    }
-
-    /**
-     * The realtime GET and the search for the fingerprint and the sketch of a {@code like} in one concrete index, sent
-     * together: the answer is the GET's failure or 404 if it has one, else the search's fingerprint and sketch, else
-     * (the processor's object, no sketch where one is required, a failed search) the steps of {@link #stepwise}.
-     */
-    private final class SideBySide {
-        private final Client client;
-        private final String[] indices;
-        private final String hashPath;
-        private final ActionListener<Liked> listener;
-        private final AtomicInteger pending = new AtomicInteger(2);
-        private volatile Exception getFailure;
-        private volatile Liked fromGet;
-        private volatile boolean found;
-        private volatile Liked fromSearch;
-
-        SideBySide(Client client, String[] indices, String hashPath, ActionListener<Liked> listener) {
-            this.client = client;
-            this.indices = indices;
-            this.hashPath = hashPath;
-            this.listener = listener;
-        }
-
-        void gotten(GetResponse response) {
-            if (response.isExists()) {
-                found = true;
-                Long hash = numericHash(response.isSourceEmpty() ? null : response.getSourceAsMap(), hashPath);
-                fromGet = hash == null ? null : new Liked(hash, response.getIndex());
-            }
-            done();
-        }
-
-        void getFailed(Exception e) {
-            getFailure = e;
-            done();
-        }
-
-        void searched(SearchResponse response) {
-            fromSearch = togetherValue(response);
-            done();
-        }
-
-        void searchFailed(Exception e) {
-            done(); // the steps tell the cases apart with their own messages
-        }
-
-        private void done() {
-            if (pending.decrementAndGet() > 0) {
-                return;
-            }
-            if (getFailure != null) {
-                listener.onFailure(getFailure);
-            } else if (found == false) {
-                listener.onFailure(notFound());
-            } else if (fromSearch != null) {
-                listener.onResponse(fromSearch);
-            } else {
-                stepwise(client, indices, fromGet, listener);
-            }
-        }
     }
 
     /** A realtime GET of the liked document in {@code index}, sent as the caller. */
@@ -292,33 +219,20 @@ final class LikeFetcher {
      * @param fromSource the fingerprint the GET read from {@code _source} (the processor's object form), or null
      */
     private void fetchTogether(Client client, String[] indices, Liked fromSource, ActionListener<Liked> listener) {
-        client.search(together(indices), ActionListener.wrap(response -> {
-            Liked liked = togetherValue(response);
-            if (liked == null) {
+        SearchRequest search = new SearchRequest(indices).routing(like.routing()).source(new SearchSourceBuilder()
+            .query(new IdsQueryBuilder().addIds(like.id())).size(2).fetchSource(false)
+            .fetchField(new FieldAndFormat(field, SimHashFieldType.FINGERPRINT_AND_SKETCH_FORMAT)));
+        client.search(search, ActionListener.wrap(response -> {
+            SearchHit[] hits = response.getHits().getHits();
+            DocumentField values = hits.length == 1 ? hits[0].field(field) : null;
+            List<Object> both = values == null ? List.of() : values.getValues();
+            byte[] sketch = both.size() == 2 && both.get(1) instanceof String b ? Base64.getDecoder().decode(b) : null;
+            if (both.isEmpty() || !(both.get(0) instanceof Number hash) || (sketch == null && sketchNeed == SketchNeed.REQUIRED)) {
                 stepwise(client, indices, fromSource, listener);
                 return;
             }
-            listener.onResponse(liked);
+            listener.onResponse(new Liked(hash.longValue(), hits[0].getIndex(), sketch));
         }, e -> stepwise(client, indices, fromSource, listener)));
-    }
-
-    /** The search for the liked document's fingerprint and sketch together. */
-    private SearchRequest together(String[] indices) {
-        return new SearchRequest(indices).routing(like.routing()).source(new SearchSourceBuilder()
-            .query(new IdsQueryBuilder().addIds(like.id())).size(2).fetchSource(false)
-            .fetchField(new FieldAndFormat(field, SimHashFieldType.FINGERPRINT_AND_SKETCH_FORMAT)));
-    }
-
-    /** The fingerprint and sketch that search found, or null when it found no single document with both (as needed). */
-    private Liked togetherValue(SearchResponse response) {
-        SearchHit[] hits = response.getHits().getHits();
-        DocumentField values = hits.length == 1 ? hits[0].field(field) : null;
-        List<Object> both = values == null ? List.of() : values.getValues();
-        byte[] sketch = both.size() == 2 && both.get(1) instanceof String b ? Base64.getDecoder().decode(b) : null;
-        if (both.isEmpty() || !(both.get(0) instanceof Number hash) || (sketch == null && sketchNeed == SketchNeed.REQUIRED)) {
-            return null;
-        }
-        return new Liked(hash.longValue(), hits[0].getIndex(), sketch);
     }
 
     private void stepwise(Client client, String[] indices, Liked fromSource, ActionListener<Liked> listener) {
