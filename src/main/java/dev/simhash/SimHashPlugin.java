@@ -28,6 +28,8 @@ import dev.simhash.fold.TransportFoldAction;
 import dev.simhash.compat.CompatActionPlugin;
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.CompatProjectCustom;
+import dev.simhash.ingest.DedupProcessor;
+import dev.simhash.ingest.RecentDocuments;
 import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.mapper.HexFormat;
 import dev.simhash.mapper.SimHashFieldMapper;
@@ -54,6 +56,7 @@ import dev.simhash.weights.WeightsRegistry;
 import dev.simhash.weights.WeightsStatus;
 
 import org.apache.lucene.analysis.Analyzer;
+import org.elasticsearch.common.breaker.CircuitBreaker;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.action.support.ActionFilter;
 import org.elasticsearch.common.settings.Setting;
@@ -89,11 +92,14 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     // the node's feature-weight tables, followed from the cluster state once the node is built
     private final WeightsRegistry weights = new WeightsRegistry();
+    // the node's window of documents the dedup processor saw recently (what searches cannot find yet)
+    private final RecentDocuments recentDocuments = new RecentDocuments(System::nanoTime);
 
     @Override
     protected Collection<?> components(PluginServices services) {
         CompatProjectCustom.Access access = CompatProjectCustom.Access.of(services);
         weights.start(services.clusterService(), access);
+        recentDocuments.useBreaker(services.indicesService().getCircuitBreakerService().getBreaker(CircuitBreaker.REQUEST));
         // the records of background reports, injected into the report actions; removes expired ones periodically
         ReportStore reports = new ReportStore(services.client(), services.clusterService(), services.threadPool(),
             CompatIndices.of(services));
@@ -136,7 +142,8 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
-        return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(parameters.analysisRegistry, weights));
+        return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(parameters.analysisRegistry, weights),
+            DedupProcessor.TYPE, new DedupProcessor.Factory(parameters, recentDocuments, weights));
     }
 
     @Override

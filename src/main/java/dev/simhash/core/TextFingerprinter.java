@@ -114,6 +114,23 @@ public final class TextFingerprinter {
         }
     }
 
+    /**
+     * Fingerprint of several texts read as one document, in order, handing the hash of each token to {@code tokenHashes}
+     * on the way: what a {@code simhash} field computes from the values of an array.
+     */
+    public OptionalLong fingerprint(Iterable<String> texts, FeatureBag.TokenHashes tokenHashes) {
+        FeatureBag bag = ThreadBags.lend(options, adjacentPairs(), factors());
+        try {
+            bag.tokenHashes(tokenHashes);
+            for (String text : texts) {
+                addTokens(text, bag);
+            }
+            return bag.fingerprint();
+        } finally {
+            bag.reset();
+        }
+    }
+
     /** An empty bag with this fingerprinter's features, to fill with {@link #addText} value by value. */
     public FeatureBag newBag() {
         return new FeatureBag(options, adjacentPairs(), factors());
