@@ -126,6 +126,16 @@ public final class EsCluster implements AutoCloseable {
         return new Rest(c);
     }
 
+    /** A JSON helper authenticated as {@code user} that sends every request to node {@code i} only; closed with the cluster. */
+    public synchronized Rest restAs(String user, int i) {
+        if (user != null && !users.containsKey(user)) {
+            throw new IllegalArgumentException("no such user: " + user);
+        }
+        RestClient c = newClient(user, List.of(nodes.get(i)));
+        extraClients.add(c);
+        return new Rest(c);
+    }
+
     /** A low-level REST client over all nodes' HTTP addresses (as the superuser when secured). */
     public RestClient client() {
         return client;
