@@ -430,7 +430,8 @@ public final class DedupProcessor extends AbstractProcessor {
             try {
                 return Verification.check(value);
             } catch (IllegalArgumentException e) {
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "min_similarity", e.getMessage());
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "min_similarity",
+                    e.getMessage().replaceFirst("^\\[min_similarity\\] ", ""));
             }
         }
 
