@@ -7,20 +7,16 @@ import dev.simhash.neardup.Verification;
 
 import org.elasticsearch.common.breaker.CircuitBreakingException;
 import org.elasticsearch.common.breaker.NoopCircuitBreaker;
-import org.junit.jupiter.api.Test;
+import org.elasticsearch.test.ESTestCase;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The node's window of recent documents: who sees whom, for how long, in how much memory, and waiting on undecided ones. */
-class RecentDocumentsTest {
+public class RecentDocumentsTest extends ESTestCase {
 
     static final String STORY = "the harbor street bridge will close to all traffic for six weeks from monday while crews replace the "
         + "deck and repaint the railings the city said on friday adding that buses will be diverted";
@@ -48,43 +44,41 @@ class RecentDocumentsTest {
         return out;
     }
 
-    @Test
-    void aLaterDocumentFindsAnEarlierOneOfTheSameSenderOnly() {
+    public void testALaterDocumentFindsAnEarlierOneOfTheSameSenderOnly() {
         assertTrue(admit("alice", "news", "1", ORIGINAL, true).matches().isEmpty());
-        assertEquals(List.of(), ids(admit("bob", "news", "2", COPY, true)), "another sender's documents are not matched");
+        assertEquals("another sender's documents are not matched", List.of(), ids(admit("bob", "news", "2", COPY, true)));
         RecentDocuments.Admission copy = admit("alice", "news", "3", COPY, true);
         assertEquals(List.of("1"), ids(copy));
         assertEquals(MinHashSketch.V1.similarity(ORIGINAL, COPY), copy.matches().get(0).similarity(), 0);
-        assertEquals(List.of(), ids(admit("alice", "news", "4", OTHER, true)), "an unrelated text matches nothing");
-        assertEquals(List.of(), ids(admit("alice", "news", "1", ORIGINAL, true)).stream().filter("1"::equals).toList(),
-            "a document sent again is not its own near-duplicate");
-        assertEquals(List.of(), ids(recent.admit(new RecentDocuments.Key("body.simhash", V2, "alice"), "archive", "9", COPY, AT_08,
-            i -> i.equals("archive"), true, 30 * SECOND, 100)), "documents of indices the target does not cover are not matched");
+        assertEquals("an unrelated text matches nothing", List.of(), ids(admit("alice", "news", "4", OTHER, true)));
+        assertEquals("a document sent again is not its own near-duplicate", List.of(),
+            ids(admit("alice", "news", "1", ORIGINAL, true)).stream().filter("1"::equals).toList());
+        assertEquals("documents of indices the target does not cover are not matched", List.of(),
+            ids(recent.admit(new RecentDocuments.Key("body.simhash", V2, "alice"), "archive", "9", COPY, AT_08,
+            i -> i.equals("archive"), true, 30 * SECOND, 100)));
         MappedFingerprint v1 = MappedFingerprint.of("body.simhash", Map.of("type", "simhash", "version", "v1"));
         assertFalse(v1.sameAs(V2));
         assertEquals(FingerprintSpec.Version.V1, v1.spec().version());
         assertNull(v1.sketch());
     }
 
-    @Test
-    void documentsLeaveAfterTheWindowOrWhenItIsFull() {
+    public void testDocumentsLeaveAfterTheWindowOrWhenItIsFull() {
         admit("alice", "news", "1", ORIGINAL, true);
         clock.addAndGet(31 * SECOND);
-        assertEquals(List.of(), ids(admit("alice", "news", "2", COPY, true)), "older than the window");
+        assertEquals("older than the window", List.of(), ids(admit("alice", "news", "2", COPY, true)));
         for (int i = 0; i < 100; i++) {
             admit("alice", "news", "other-" + i, OTHER, true);
         }
-        assertEquals(List.of(), ids(admit("alice", "news", "3", COPY, true)), "pushed out by a full window");
+        assertEquals("pushed out by a full window", List.of(), ids(admit("alice", "news", "3", COPY, true)));
         assertEquals(100, recent.size());
         clock.addAndGet(31 * SECOND);
         recent.sweep(30 * SECOND);
         assertEquals(0, recent.size());
         RecentDocuments.Admission noId = admit("alice", "news", null, ORIGINAL, true);
-        assertNull(noId.own(), "a document without an id cannot be named, so it is not kept");
+        assertNull("a document without an id cannot be named, so it is not kept", noId.own());
     }
 
-    @Test
-    void memoryIsChargedToTheBreakerAndGivenBack() {
+    public void testMemoryIsChargedToTheBreakerAndGivenBack() {
         Counting breaker = new Counting(10_000);
         recent.useBreaker(breaker);
         admit("alice", "news", "1", ORIGINAL, true);
@@ -94,14 +88,13 @@ class RecentDocumentsTest {
         while (admit("alice", "news", "d" + n, OTHER, true).own() != null) {
             n++;
         }
-        assertTrue(breaker.used <= 10_000 && n > 10, "a full breaker keeps documents out: " + n);
+        assertTrue("a full breaker keeps documents out: " + n, breaker.used <= 10_000 && n > 10);
         clock.addAndGet(31 * SECOND);
         recent.sweep(30 * SECOND);
         assertEquals(0, breaker.used);
     }
 
-    @Test
-    void anUndecidedDocumentIsWaitedForAndCountsOnlyIfKept() {
+    public void testAnUndecidedDocumentIsWaitedForAndCountsOnlyIfKept() {
         RecentDocuments.Admission first = admit("alice", "news", "1", ORIGINAL, false);
         RecentDocuments.Admission second = admit("alice", "news", "2", COPY, false);
         List<Boolean> outcome = new ArrayList<>();
@@ -109,7 +102,7 @@ class RecentDocumentsTest {
         assertTrue(outcome.isEmpty());
         first.own().decide(false);
         first.own().decide(true);
-        assertEquals(List.of(false), outcome, "the first decision counts");
+        assertEquals("the first decision counts", List.of(false), outcome);
         // an undecided document that leaves the window releases its waiters
         RecentDocuments.Admission third = admit("alice", "news", "3", COPY, true);
         List<Boolean> late = new ArrayList<>();

@@ -210,4 +210,29 @@ class ComponentsSmokeIT {
             assertFalse(groups.isEmpty(), a.toString());
         }
     }
+
+    /** The dedup processor: a copy in the same bulk is found in the node's window, a later one by its search. */
+    @Test
+    void dedupProcessorTagsCopiesFromTheWindowAndTheIndex(Rest rest) {
+        rest.delete("/smoke-dedup");
+        rest.ok("PUT", "/smoke-dedup", toJson(Map.of("settings", Map.of("number_of_shards", 2, "number_of_replicas", 0),
+            "mappings", Map.of("properties", Map.of("body", Map.of("type", "text", "fields", Map.of("simhash", Map.of("type", "simhash"))))))));
+        rest.ok("PUT", "/_ingest/pipeline/smoke-dedup", toJson(Map.of("processors", List.of(Map.of("simhash_dedup",
+            Map.of("field", "body"))))));
+        String bulk = toJson(Map.of("index", Map.of("_id", "1"))) + "\n" + toJson(Map.of("body", RATES)) + "\n"
+            + toJson(Map.of("index", Map.of("_id", "2"))) + "\n" + toJson(Map.of("body", RATES + " (Reuters)")) + "\n"
+            + toJson(Map.of("index", Map.of("_id", "3"))) + "\n" + toJson(Map.of("body", TYPHOON)) + "\n";
+        Rest.Answer a = rest.bulk("/smoke-dedup/_bulk?pipeline=smoke-dedup&refresh=true", bulk);
+        assertEquals(Boolean.FALSE, a.at("errors"), a.toString());
+        rest.ok("PUT", "/smoke-dedup/_doc/4?pipeline=smoke-dedup&refresh=true", toJson(Map.of("body", TYPHOON + " (AP)")));
+        Map<String, String> tagged = new java.util.TreeMap<>();
+        List<Map<String, Object>> hits = rest.post("/smoke-dedup/_search", "{\"query\": {\"exists\": {\"field\": \"duplicate_of\"}}}")
+            .at("hits.hits");
+        for (Map<String, Object> h : hits) {
+            tagged.put((String) h.get("_id"), (String) Rest.at(h, "_source.duplicate_of.id"));
+        }
+        assertEquals(Map.of("2", "1", "4", "3"), tagged);
+        rest.delete("/_ingest/pipeline/smoke-dedup");
+        rest.delete("/smoke-dedup");
+    }
 }
