@@ -31,7 +31,6 @@ import org.elasticsearch.threadpool.Scheduler;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -166,17 +165,7 @@ public final class DedupProcessor extends AbstractProcessor {
             return List.of(s);
         }
         if (value instanceof List<?> list) {
-            List<String> texts = new ArrayList<>(list.size());
-            for (int i = 0; i < list.size(); i++) {
-                Object element = list.get(i);
-                if (element instanceof String s) {
-                    texts.add(s);
-                } else if (element != null) {
-                    throw new IllegalArgumentException("field [" + options.field() + "] must be a string or an array of strings, but "
-                        + "element [" + i + "] is of type [" + element.getClass().getSimpleName() + "]");
-                }
-            }
-            return texts;
+            return SimHashProcessor.strings(options.field(), list, "a string or an array of strings");
         }
         throw new IllegalArgumentException("field [" + options.field() + "] must be a string or an array of strings, but is of type ["
             + value.getClass().getSimpleName() + "]");

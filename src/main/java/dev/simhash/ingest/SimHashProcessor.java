@@ -74,16 +74,7 @@ public final class SimHashProcessor extends AbstractProcessor {
             return fingerprinter.fingerprint(text);
         }
         if (value instanceof List<?> list) {
-            List<String> texts = new ArrayList<>(list.size());
-            for (int i = 0; i < list.size(); i++) {
-                Object element = list.get(i);
-                if (element instanceof String s) {
-                    texts.add(s);
-                } else if (element != null) {
-                    throw new IllegalArgumentException("field [" + field + "] must be a string, an array of strings or an object of "
-                        + "feature weights, but element [" + i + "] is of type [" + typeName(element) + "]");
-                }
-            }
+            List<String> texts = strings(field, list, "a string, an array of strings or an object of feature weights");
             return fingerprinter.fingerprint(texts);
         }
         if (value instanceof Map<?, ?> map) {
@@ -91,6 +82,24 @@ public final class SimHashProcessor extends AbstractProcessor {
         }
         throw new IllegalArgumentException("field [" + field + "] must be a string, an array of strings or an object of feature "
             + "weights, but is of type [" + typeName(value) + "]");
+    }
+
+    /**
+     * The strings of an array field's value (nulls left out), or an error naming the field, what it must be, and the first
+     * element that is not a string.
+     */
+    static List<String> strings(String field, List<?> list, String mustBe) {
+        List<String> texts = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            Object element = list.get(i);
+            if (element instanceof String s) {
+                texts.add(s);
+            } else if (element != null) {
+                throw new IllegalArgumentException("field [" + field + "] must be " + mustBe + ", but element [" + i + "] is of type ["
+                    + typeName(element) + "]");
+            }
+        }
+        return texts;
     }
 
     private Map<String, Double> weights(Map<?, ?> map) {
