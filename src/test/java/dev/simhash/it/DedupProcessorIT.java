@@ -96,26 +96,28 @@ class DedupProcessorIT {
         return docs;
     }
 
+    /** Sends the documents in bulks of 500 through the pipeline; returns the bulk items in order. */
     @SuppressWarnings("unchecked")
-    private Rest.Answer send(String index, String pipeline, List<Map.Entry<String, String>> docs) {
-        Rest.Answer last = null;
-        List<Object> items = new ArrayList<>();
+    private List<Map<String, Object>> send(String index, String pipeline, List<Map.Entry<String, String>> docs, boolean conflictsExpected) {
+        List<Map<String, Object>> items = new ArrayList<>();
         for (int from = 0; from < docs.size(); from += 500) {
             StringBuilder nd = new StringBuilder();
             for (Map.Entry<String, String> d : docs.subList(from, Math.min(docs.size(), from + 500))) {
                 nd.append(toJson(Map.of("index", Map.of("_index", index, "_id", d.getKey())))).append('\n');
                 nd.append(toJson(Map.of("body", d.getValue()))).append('\n');
             }
-            last = rest.bulk("/_bulk?pipeline=" + pipeline, nd.toString());
-            assertEquals(200, last.status(), last.body());
-            List<Map<String, Object>> answered = last.at("items");
+            Rest.Answer answer = rest.bulk("/_bulk?pipeline=" + pipeline, nd.toString());
+            assertEquals(200, answer.status(), answer.body());
+            List<Map<String, Object>> answered = answer.at("items");
             for (Map<String, Object> item : answered) {
                 Map<String, Object> result = (Map<String, Object>) item.get("index");
-                assertNull(result.get("error"), item.toString());
+                if (result.get("error") != null && (conflictsExpected == false || ((Number) result.get("status")).intValue() != 409)) {
+                    throw new AssertionError("bulk item failed: " + item);
+                }
             }
             items.addAll(answered);
         }
-        return new Rest.Answer(200, toJson(Map.of("items", items)));
+        return items;
     }
 
     /** What brute force says of one document against those sent before it. */
@@ -159,12 +161,19 @@ class DedupProcessorIT {
 
     @Test
     void taggedExactlyWhenAnEarlierDocumentIsANearDuplicate() {
-        String index = "dedup-tag";
-        index(index, 3);
-        pipeline("dedup-tag", "");
-        Random r = new Random(20261129L);
-        List<Map.Entry<String, String>> docs = corpus(r, 1000);
-        send(index, "dedup-tag", docs);
+        taggedExactly("dedup-tag", 3, 20261129L, 1000);
+    }
+
+    /**
+     * Sends a corpus in random order through a {@code tag} pipeline (all through the node this class's client talks to) and
+     * checks every document's tag against brute force over the documents sent before it.
+     */
+    void taggedExactly(String index, int shards, long seed, int bases) {
+        index(index, shards);
+        pipeline(index, "");
+        Random r = new Random(seed);
+        List<Map.Entry<String, String>> docs = corpus(r, bases);
+        send(index, index, docs, false);
         Map<String, Truth> truth = truth(docs, null);
         Map<String, Map<String, Object>> tags = tags(index);
         assertEquals(docs.size(), tags.size());
@@ -191,57 +200,74 @@ class DedupProcessorIT {
             }
         }
         // the corpus plants enough copies for the check to mean something
-        assertTrue(planted > 300, "planted copies after their originals: " + planted);
+        assertTrue(planted > bases / 4, "planted copies after their originals: " + planted);
         assertTrue(tagged >= planted, tagged + " tagged");
     }
 
     @Test
     void dropKeepsOneDocumentOfEachGroupOfNearDuplicates() {
-        String index = "dedup-drop";
+        keepsOneDocumentOfEachGroup("drop", 7L);
+    }
+
+    @Test
+    void failRefusesEveryDocumentThatDropWouldDrop() {
+        keepsOneDocumentOfEachGroup("fail", 11L);
+    }
+
+    /**
+     * With {@code drop} or {@code fail}, a document is left out exactly when an earlier document that was kept is its
+     * near-duplicate: its bulk item answers {@code noop} (drop) or 409 naming a kept document (fail).
+     */
+    @SuppressWarnings("unchecked")
+    private void keepsOneDocumentOfEachGroup(String onDuplicate, long seed) {
+        String index = "dedup-" + onDuplicate;
         index(index, 3);
-        pipeline("dedup-drop", ", \"on_duplicate\": \"drop\"");
-        Random r = new Random(7L);
-        List<Map.Entry<String, String>> docs = corpus(r, 400);
-        Rest.Answer answer = send(index, "dedup-drop", docs);
-        Map<String, Map<String, Object>> kept = tags(index);
-        List<Map<String, Object>> items = answer.at("items");
+        pipeline(index, ", \"on_duplicate\": \"" + onDuplicate + "\"");
+        List<Map.Entry<String, String>> docs = corpus(new Random(seed), 400);
+        List<Map<String, Object>> items = send(index, index, docs, onDuplicate.equals("fail"));
+        Set<String> keptIds = tags(index).keySet();
         assertEquals(docs.size(), items.size());
-        Set<String> keptIds = kept.keySet();
-        // a document is dropped exactly when an earlier kept document is its near-duplicate (found by bands, or in the window)
+        // a document is left out exactly when an earlier kept document is its near-duplicate (found by bands, or in the window)
         Map<String, Truth> againstKept = truth(docs, keptIds);
-        int dropped = 0;
+        int left = 0;
         for (int i = 0; i < docs.size(); i++) {
             String id = docs.get(i).getKey();
             Truth t = againstKept.get(id);
+            Map<String, Object> item = (Map<String, Object>) items.get(i).get("index");
+            assertEquals(id, item.get("_id"), items.get(i).toString());
             if (keptIds.contains(id)) {
                 assertTrue(t.candidates().isEmpty(), id + " was kept although earlier kept documents " + t.candidates()
                     + " are its near-duplicates");
-                assertNull(kept.get(id), "a kept document is not tagged by drop");
-            } else {
-                dropped++;
-                assertTrue(t.linked().isEmpty() == false, id + " was dropped without an earlier kept near-duplicate");
-                Map<String, Object> item = (Map<String, Object>) items.get(i).get("index");
-                assertEquals(id, item.get("_id"), items.get(i).toString());
+                continue;
+            }
+            left++;
+            assertTrue(t.linked().isEmpty() == false, id + " was left out without an earlier kept near-duplicate");
+            if (onDuplicate.equals("drop")) {
                 assertEquals("noop", item.get("result"), items.get(i).toString());
+            } else {
+                assertEquals(409, ((Number) item.get("status")).intValue(), items.get(i).toString());
+                String reason = (String) Rest.at(item, "error.reason");
+                String named = reason.replaceAll(".*near-duplicate of document \\[([^]]+)\\].*", "$1");
+                assertTrue(t.linked().contains(named), reason + " names a document that is not an earlier kept near-duplicate");
             }
         }
-        assertTrue(dropped > 100, "dropped: " + dropped);
+        assertTrue(left > 100, "left out: " + left);
     }
 
     @Test
     void failAnswersConflictNamingTheOriginal() {
-        String index = "dedup-fail";
+        String index = "dedup-fail-one";
         index(index, 1);
-        pipeline("dedup-fail", ", \"on_duplicate\": \"fail\"");
+        pipeline(index, ", \"on_duplicate\": \"fail\"");
         String story = "the harbor street bridge will close to all traffic for six weeks from monday while crews replace the deck "
             + "and repaint the railings the city said on friday adding that buses will be diverted";
-        rest.ok("PUT", "/" + index + "/_doc/original?pipeline=dedup-fail&refresh=true", toJson(Map.of("body", story)));
-        Rest.Answer copy = rest.put("/" + index + "/_doc/copy?pipeline=dedup-fail", toJson(Map.of("body", story + " for the whole period")));
+        rest.ok("PUT", "/" + index + "/_doc/original?pipeline=dedup-fail-one&refresh=true", toJson(Map.of("body", story)));
+        Rest.Answer copy = rest.put("/" + index + "/_doc/copy?pipeline=dedup-fail-one", toJson(Map.of("body", story + " for the whole period")));
         assertEquals(409, copy.status(), copy.body());
-        assertTrue(copy.body().contains("near-duplicate of document [original] of index [dedup-fail]"), copy.body());
+        assertTrue(copy.body().contains("near-duplicate of document [original] of index [dedup-fail-one]"), copy.body());
         // the original sent again under its own id is not its own duplicate
-        rest.ok("PUT", "/" + index + "/_doc/original?pipeline=dedup-fail", toJson(Map.of("body", story)));
-        Rest.Answer other = rest.put("/" + index + "/_doc/other?pipeline=dedup-fail",
+        rest.ok("PUT", "/" + index + "/_doc/original?pipeline=dedup-fail-one", toJson(Map.of("body", story)));
+        Rest.Answer other = rest.put("/" + index + "/_doc/other?pipeline=dedup-fail-one",
             toJson(Map.of("body", "a completely different story about the weather in the mountains this weekend")));
         assertEquals(201, other.status(), other.body());
         assertEquals(404, rest.get("/" + index + "/_doc/copy").status());
@@ -280,6 +306,17 @@ class DedupProcessorIT {
         Rest.Answer number = rest.put("/dedup-types/_doc/1?pipeline=dedup-ok", toJson(Map.of("body", Map.of("a", 1))));
         assertEquals(400, number.status(), number.body());
         assertTrue(number.body().contains("must be a string or an array of strings"), number.body());
+        // a failed lookup follows the pipeline's failure handling: on_failure runs (here: the test node's one other processor),
+        // ignore_failure lets the document in
+        rest.ok("PUT", "/_ingest/pipeline/dedup-handled", """
+            {"processors": [{"simhash_dedup": {"field": "body", "target": "dedup-none",
+                             "on_failure": [{"simhash": {"field": "body", "target_field": "fallback"}}]}}]}""");
+        rest.ok("PUT", "/dedup-types/_doc/2?pipeline=dedup-handled&refresh=true", toJson(Map.of("body", "some text here")));
+        assertNotNull(rest.get("/dedup-types/_doc/2").at("_source.fallback.hash"));
+        rest.ok("PUT", "/_ingest/pipeline/dedup-ignored", """
+            {"processors": [{"simhash_dedup": {"field": "body", "target": "dedup-none", "ignore_failure": true}}]}""");
+        rest.ok("PUT", "/dedup-types/_doc/3?pipeline=dedup-ignored&refresh=true", toJson(Map.of("body", "some text here")));
+        assertNull(rest.get("/dedup-types/_doc/3").at("_source.duplicate_of"));
     }
 
     private static String text(List<Map.Entry<String, String>> docs, String id) {

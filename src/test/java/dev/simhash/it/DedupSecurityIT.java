@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The {@code simhash_dedup} processor on a secured two-node cluster: its lookup runs with the privileges of the user who
+ * The {@code simhash_dedup} processor on a secured two-node cluster: the planted corpus into shards on both nodes; its lookup runs with the privileges of the user who
  * sends the documents (an index that user may not read answers 403 and reveals nothing), the window of recent documents
  * matches a document only against documents its own sender sent, and a document sent through the other node before a
  * refresh is not seen (the documented limit), after one it is.
@@ -115,6 +115,14 @@ class DedupSecurityIT {
         assertEquals(201, node1.put("/dd-news-b/_doc/n3?pipeline=own-index", toJson(Map.of("body", text + " by the evening"))).status());
         Map<String, Object> tag = withoutSimilarity(source("dd-news-b", "n3"));
         assertTrue(List.of("n1", "n2").contains(tag.get("id")), tag.toString());
+    }
+
+    /** The planted corpus of {@link DedupProcessorIT}, through one node of two, into 3 shards spread over both. */
+    @Test
+    void plantedCorpusOnTwoNodes() {
+        new DedupProcessorIT(cluster.rest(0)).taggedExactly("dd-corpus", 3, 42L, 600);
+        Map<String, Object> holders = admin.get("/dd-corpus/_search_shards").at("nodes");
+        assertEquals(2, holders.size(), "the shards are on both nodes: " + holders.keySet());
     }
 
     @SuppressWarnings("unchecked")

@@ -27,10 +27,10 @@ public final class Bench {
     /** Everything a run is configured with. */
     record Options(boolean quick, int[] sizes, int warmup, int queries, int round, int realSize, double fpSeconds, int fpPasses,
                    int indexDocs, int indexRounds, int qualityEn, int qualityZh, String heap, Set<String> sections, Path out, String command,
-                   int waitIdleMinutes, boolean indexSmartcn, int fieldDocs, boolean profile) {}
+                   int waitIdleMinutes, boolean indexSmartcn, int fieldDocs, boolean profile, int dedupDocs) {}
 
     static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing", "field-indexing", "field-work",
-        "verified", "accumulator");
+        "verified", "dedup-ingest", "accumulator");
 
     private Bench() {}
 
@@ -62,6 +62,7 @@ public final class Bench {
         boolean indexSmartcn = true;
         Integer fieldDocs = null;
         boolean profile = false;
+        Integer dedupDocs = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -74,9 +75,10 @@ public final class Bench {
                 case "--no-smartcn" -> indexSmartcn = false;
                 case "--field-docs" -> fieldDocs = parseSize(args[++i]);
                 case "--profile" -> profile = true;
+                case "--dedup-docs" -> dedupDocs = parseSize(args[++i]);
                 case "-h", "--help" -> {
                     System.out.println("usage: ./run bench [--quick] [--sizes 100k,1m,5m] [--queries N] [--heap 3g] [--only "
-                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES] [--no-smartcn] [--field-docs N] [--profile]");
+                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES] [--no-smartcn] [--field-docs N] [--profile] [--dedup-docs N]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option [" + args[i] + "], see ./run bench --help");
@@ -96,7 +98,8 @@ public final class Bench {
         String cmd = "./run bench" + (args.length == 0 ? "" : " " + String.join(" ", args));
         return new Options(quick, sz, quick ? 50 : 200, q, 50, quick ? 20_000 : 100_000, quick ? 0.5 : 1.5, quick ? 3 : 5,
             quick ? 4000 : 40_000, quick ? 2 : 3, quick ? 1200 : 100_000, quick ? 600 : 100_000, heap != null ? heap : quick ? "1g" : "3g",
-            sections, dir, cmd, waitIdle, indexSmartcn, fieldDocs != null ? fieldDocs : quick ? 3000 : 15_000, profile);
+            sections, dir, cmd, waitIdle, indexSmartcn, fieldDocs != null ? fieldDocs : quick ? 3000 : 15_000, profile,
+            dedupDocs != null ? dedupDocs : quick ? 100_000 : 1_000_000);
     }
 
     public static void main(String[] args) throws Exception {
@@ -162,7 +165,7 @@ public final class Bench {
             report.quality = qb;
         }
         boolean needNode = o.sections().contains("latency") || o.sections().contains("real") || o.sections().contains("indexing")
-            || o.sections().contains("field-indexing") || o.sections().contains("verified");
+            || o.sections().contains("field-indexing") || o.sections().contains("verified") || o.sections().contains("dedup-ingest");
         if (needNode) {
             try (BenchNode node = BenchNode.start(work.resolve("node"), o.heap(), log)) {
                 report.nodeVersion = RealNodes.esVersion();
@@ -206,6 +209,20 @@ public final class Bench {
                             fb.profile(c.name(), fb.documents(c, o.fieldDocs()), o.out());
                         }
                     }
+                }
+                if (o.sections().contains("dedup-ingest") && !available.isEmpty()) {
+                    int base = o.dedupDocs();
+                    log.info(String.format(Locale.ROOT, "== 7. near-duplicates caught at ingest: simhash_dedup (tag) vs the same pipeline without it, "
+                        + "into an index of %,d texts ==", base));
+                    DedupIngestBench db = new DedupIngestBench(node, log);
+                    report.dedupIngest = db;
+                    db.loadBase(base, 20261129L);
+                    int batch = o.quick() ? 1000 : 2000;
+                    FieldIndexingBench docsOf = new FieldIndexingBench(null, log, 500);
+                    for (Corpora.Corpus c : available) {
+                        db.run(c.name(), docsOf.documents(c, 2 * (1 + o.indexRounds()) * batch), batch, o.indexRounds(), o.quick() ? 200 : 500);
+                    }
+                    db.cleanUp();
                 }
                 if (o.sections().contains("verified")) {
                     VerifiedBench vb = new VerifiedBench(node, log, o.warmup(), o.round());

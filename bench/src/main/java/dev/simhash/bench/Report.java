@@ -27,6 +27,7 @@ final class Report {
     VerifiedBench verified;
     IndexingBench indexing;
     FieldIndexingBench fieldIndexing;
+    DedupIngestBench dedupIngest;
     FieldWorkBench fieldWork;
 
     /** The plain (no fingerprint) result of a corpus in the indexing section. */
@@ -131,6 +132,13 @@ final class Report {
                             faster >= 20 ? "met" : "missed" });
                     }
                 }
+            }
+        }
+        if (dedupIngest != null) {
+            for (DedupIngestBench.Result r : dedupIngest.results) {
+                rows.add(new String[] { f("ingest through simhash_dedup (tag) >= 0.5x the same pipeline without it (%s, index of %,d)",
+                    r.corpus(), r.baseDocs()), f("%.2fx (lookup p50 %s ms)", r.ratio(), ms(r.lookupP50Ms())),
+                    r.ratio() >= 0.5 ? (r.baseDocs() >= 1_000_000 ? "met" : "met (below 1M)") : "missed" });
             }
         }
         if (fingerprint != null) {
@@ -282,6 +290,9 @@ final class Report {
         }
         if (verified != null && !verified.results.isEmpty()) {
             verified.write(md);
+        }
+        if (dedupIngest != null && !dedupIngest.results.isEmpty()) {
+            dedupIngest.write(md);
         }
         if (quality != null && !quality.results.isEmpty()) {
             writeQuality(md, dir);

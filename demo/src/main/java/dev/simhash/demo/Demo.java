@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -143,6 +144,26 @@ public final class Demo {
         showTexts(corpus, fingerprints, sketches, index);
         showFolding(index);
         explainThreshold(corpus, index, fingerprints, sketches);
+        showIngest(corpus, index);
+    }
+
+    /** New documents checked against the index on their way into another one: a copy of an indexed story is tagged. */
+    private void showIngest(SampleCorpus corpus, DemoIndex index) {
+        heading("Near-duplicates caught at ingest: the simhash_dedup processor");
+        SampleCorpus.Doc original = corpus.docs().stream().filter(d -> d.group() != null && d.lang().equals("en")).findFirst().orElseThrow();
+        Map<String, String> incoming = new LinkedHashMap<>();
+        incoming.put("incoming-1", original.body() + " (via newswire)");
+        incoming.put("incoming-2", "The museum will stay open late on Fridays this summer, with guided tours of the new sculpture garden.");
+        out.println("pipeline " + index.dedupPipeline() + ": " + toJson(Map.of("simhash_dedup", Map.of("field", "body", "target", index.name())))
+            + "; POST " + index.incoming() + "/_bulk?pipeline=" + index.dedupPipeline());
+        Map<String, Map<String, Object>> tags = index.ingestThroughDedup(incoming);
+        for (Map.Entry<String, String> d : incoming.entrySet()) {
+            Map<String, Object> tag = tags.get(d.getKey());
+            out.println(String.format(Locale.ROOT, "  %-11s %s", d.getKey(), Columns.truncate(d.getValue(), 60)));
+            out.println(tag == null ? "              no near-duplicate in " + index.name() + ": indexed as it is"
+                : String.format(Locale.ROOT, "              duplicate_of: %s/%s, similarity %.3f (written into the document before it was indexed)",
+                    tag.get("index"), tag.get("id"), ((Number) tag.get("similarity")).doubleValue()));
+        }
     }
 
     private static void writeState(Path stateFile, EsCluster cluster, String url) throws IOException {

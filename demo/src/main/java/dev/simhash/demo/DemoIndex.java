@@ -88,6 +88,40 @@ public final class DemoIndex {
         }
     }
 
+    /** The index new documents arrive in, checked against this one on the way in. */
+    public String incoming() {
+        return index + "-incoming";
+    }
+
+    /** The pipeline that checks new documents against this index. */
+    public String dedupPipeline() {
+        return index + "-dedup";
+    }
+
+    /**
+     * Sends documents (id to text) into {@link #incoming()} through a pipeline with the {@code simhash_dedup} processor whose
+     * target is this index, and returns what it wrote into each ({@code duplicate_of}, or null), by id, in the order given.
+     */
+    public Map<String, Map<String, Object>> ingestThroughDedup(Map<String, String> docs) {
+        rest.delete("/" + incoming());
+        rest.ok("PUT", "/_ingest/pipeline/" + dedupPipeline(), toJson(Map.of("processors", List.of(Map.of("simhash_dedup",
+            Map.of("field", "body", "target", index))))));
+        rest.ok("PUT", "/" + incoming(), toJson(Map.of("settings", Map.of("number_of_shards", 1, "number_of_replicas", 0),
+            "mappings", Map.of("properties", Map.of("body", bodyMapping())))));
+        StringBuilder ndjson = new StringBuilder();
+        docs.forEach((id, text) -> ndjson.append(toJson(Map.of("index", Map.of("_id", id)))).append('\n')
+            .append(toJson(Map.of("body", text))).append('\n'));
+        Rest.Answer bulk = rest.bulk("/" + incoming() + "/_bulk?refresh=true&pipeline=" + dedupPipeline(), ndjson.toString());
+        if (bulk.status() != 200 || !Boolean.FALSE.equals(bulk.at("errors"))) {
+            throw new IllegalStateException("bulk into [" + incoming() + "] failed: " + bulk);
+        }
+        Map<String, Map<String, Object>> tags = new LinkedHashMap<>();
+        for (String id : docs.keySet()) {
+            tags.put(id, rest.ok("GET", "/" + incoming() + "/_doc/" + id, null).at("_source.duplicate_of"));
+        }
+        return tags;
+    }
+
     /** The {@code simhash} query for the near-duplicates of an indexed document. */
     public Map<String, Object> likeQuery(String id) {
         Map<String, Object> like = new LinkedHashMap<>();

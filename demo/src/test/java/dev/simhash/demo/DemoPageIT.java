@@ -38,6 +38,8 @@ class DemoPageIT {
     @AfterAll
     void cleanUp() {
         rest.delete("/" + Demo.INDEX);
+        rest.delete("/" + Demo.INDEX + "-incoming");
+        rest.delete("/_ingest/pipeline/" + Demo.INDEX + "-dedup");
     }
 
     /** docs/demo.md: the build passes its path (simhash.docs.demo); from the demo unit's directory otherwise. */
