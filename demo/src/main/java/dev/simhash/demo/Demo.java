@@ -154,7 +154,7 @@ public final class Demo {
         Map<String, String> incoming = new LinkedHashMap<>();
         incoming.put("incoming-1", original.body() + " (via newswire)");
         incoming.put("incoming-2", "The museum will stay open late on Fridays this summer, with guided tours of the new sculpture garden.");
-        out.println("pipeline " + index.dedupPipeline() + ": " + toJson(Map.of("simhash_dedup", Map.of("field", "body", "target", index.name())))
+        out.println("pipeline " + index.dedupPipeline() + ": " + toJson(Map.of("simhash_dedup", Rest.ordered("field", "body", "target", index.name())))
             + "; POST " + index.incoming() + "/_bulk?pipeline=" + index.dedupPipeline());
         Map<String, Map<String, Object>> tags = index.ingestThroughDedup(incoming);
         for (Map.Entry<String, String> d : incoming.entrySet()) {

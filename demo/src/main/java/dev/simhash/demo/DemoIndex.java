@@ -105,7 +105,7 @@ public final class DemoIndex {
     public Map<String, Map<String, Object>> ingestThroughDedup(Map<String, String> docs) {
         rest.delete("/" + incoming());
         rest.ok("PUT", "/_ingest/pipeline/" + dedupPipeline(), toJson(Map.of("processors", List.of(Map.of("simhash_dedup",
-            Map.of("field", "body", "target", index))))));
+            Rest.ordered("field", "body", "target", index))))));
         rest.ok("PUT", "/" + incoming(), toJson(Map.of("settings", Map.of("number_of_shards", 1, "number_of_replicas", 0),
             "mappings", Map.of("properties", Map.of("body", bodyMapping())))));
         StringBuilder ndjson = new StringBuilder();
