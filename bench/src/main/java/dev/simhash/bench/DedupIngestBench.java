@@ -54,7 +54,7 @@ public final class DedupIngestBench {
     public void loadBase(int n, long seed) {
         node.call("DELETE", "/" + INDEX, null);
         node.ok("PUT", "/" + INDEX, "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0}, \"mappings\": {\"properties\": {"
-            + "\"body\": {\"type\": \"text\", \"fields\": {\"simhash\": {\"type\": \"simhash\"}}},"
+            + "\"body\": {\"type\": \"text\", \"fields\": {\"simhash\": {\"type\": \"simhash\"}}}, \"batch\": {\"type\": \"keyword\"},"
             + "\"duplicate_of\": {\"properties\": {\"index\": {\"type\": \"keyword\"}, \"id\": {\"type\": \"keyword\"}, \"similarity\": {\"type\": \"float\"}}}}}}");
         // the test distribution has no ingest-common module: the pipeline without the processor is an empty one
         node.ok("PUT", "/_ingest/pipeline/" + PLAIN, "{\"processors\": []}");
@@ -96,7 +96,7 @@ public final class DedupIngestBench {
                 boolean withDedup = (k + Math.max(0, round)) % 2 == 1;
                 List<String> part = docs.subList(slice * batch, (slice + 1) * batch);
                 String prefix = corpus + "-" + (round + 1) + "-" + (withDedup ? "d" : "p") + "-";
-                double secs = send(part, prefix, withDedup ? DEDUP : PLAIN);
+                double secs = send(part, prefix, corpus, withDedup ? DEDUP : PLAIN);
                 slice++;
                 double dps = batch / secs;
                 if (round >= 0) {
@@ -109,7 +109,7 @@ public final class DedupIngestBench {
         long[] after = processorStats();
         node.ok("POST", "/" + INDEX + "/_refresh", null);
         long tagged = ((Number) BenchNode.at(node.ok("POST", "/" + INDEX + "/_count",
-            "{\"query\": {\"bool\": {\"filter\": [{\"exists\": {\"field\": \"duplicate_of\"}}, {\"prefix\": {\"_id\": \"" + corpus + "-\"}}]}}}")
+            "{\"query\": {\"bool\": {\"filter\": [{\"exists\": {\"field\": \"duplicate_of\"}}, {\"term\": {\"batch\": \"" + corpus + "\"}}]}}}")
             .json(), "count")).longValue();
         long processed = after[0] - before[0];
         double meanMs = processed == 0 ? 0 : (after[1] - before[1]) / (double) processed;
@@ -122,13 +122,13 @@ public final class DedupIngestBench {
     }
 
     /** Bulk-indexes the documents with ids {@code prefix<i>} through the pipeline; returns the seconds until all answered. */
-    private double send(List<String> part, String prefix, String pipeline) {
+    private double send(List<String> part, String prefix, String batch, String pipeline) {
         long t0 = System.nanoTime();
         TwoClients.load(part.size(), BULK_DOCS, "bulk through " + pipeline, (from, to) -> {
             StringBuilder sb = new StringBuilder();
             for (int i = from; i < to; i++) {
                 sb.append("{\"index\":{\"_id\":\"").append(prefix).append(i).append("\"}}\n")
-                    .append(BenchNode.toJson(Map.of("body", part.get(i)))).append('\n');
+                    .append(BenchNode.toJson(Map.of("body", part.get(i), "batch", batch))).append('\n');
             }
             BenchNode.Answer a = node.bulk("/" + INDEX + "/_bulk?pipeline=" + pipeline, sb.toString());
             if (!a.ok() || !Bench.bulkOk(a.body())) {
