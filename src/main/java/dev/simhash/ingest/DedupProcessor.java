@@ -27,10 +27,13 @@ import org.elasticsearch.ingest.Processor;
 import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
+import org.elasticsearch.search.fetch.subphase.FieldAndFormat;
 import org.elasticsearch.threadpool.Scheduler;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,6 +55,12 @@ public final class DedupProcessor extends AbstractProcessor {
     public static final TimeValue DEFAULT_WINDOW = TimeValue.timeValueSeconds(30);
     public static final int DEFAULT_WINDOW_SIZE = 10_000;
     public static final TimeValue DEFAULT_TIMEOUT = TimeValue.timeValueSeconds(10);
+    /** Documents looked up by one search, at most. */
+    static final int BATCH = 100;
+    /** How long the first document of a batch waits for others. */
+    static final long BATCH_DELAY_MILLIS = 2;
+    /** Hits one batch's search returns, at most. */
+    static final int BATCH_HITS = 1000;
     /** The thread-context header security keeps the caller's authentication in: documents are matched within one sender. */
     static final String AUTHENTICATION_HEADER = "_xpack_security_authentication";
 
@@ -77,6 +86,7 @@ public final class DedupProcessor extends AbstractProcessor {
     private final Services services;
     private final DedupTargets targets;
     private final Verification threshold;
+    private final LookupBatches batches;
 
     DedupProcessor(String tag, String description, Options options, Services services) {
         super(tag, description);
@@ -84,6 +94,7 @@ public final class DedupProcessor extends AbstractProcessor {
         this.services = services;
         this.targets = new DedupTargets(services.indices(), options.simhashField());
         this.threshold = Verification.of(options.minSimilarity() == null ? MinHashSketch.DEFAULT_MIN_SIMILARITY : options.minSimilarity());
+        this.batches = new LookupBatches();
     }
 
     @Override
@@ -210,33 +221,54 @@ public final class DedupProcessor extends AbstractProcessor {
             timer = services.scheduler().apply(millis, () -> fail(handler, new ElasticsearchStatusException("[" + TYPE
                 + "] the lookup of near-duplicates of [" + id + "] took longer than [timeout] [" + options.timeout() + "]",
                 RestStatus.GATEWAY_TIMEOUT)));
-            String target = options.target() != null ? options.target() : index;
-            BoolQueryBuilder query = QueryBuilders.boolQuery().must(new SimHashQueryBuilder(options.simhashField()).hash(fingerprint)
-                .sketch(sketch).minSimilarity(threshold.minSimilarity()));
+            batches.add(this, handler);
+        }
+
+        String target() {
+            return options.target() != null ? options.target() : index;
+        }
+
+        /** This document's query: its fingerprint and sketch at the threshold. */
+        SimHashQueryBuilder query() {
+            return new SimHashQueryBuilder(options.simhashField()).hash(fingerprint).sketch(sketch).minSimilarity(threshold.minSimilarity());
+        }
+
+        /** Whether a hit is this document itself (indexed again under its id): not its own near-duplicate. */
+        boolean isSelf(String hitIndex, String hitId) {
+            return id != null && id.equals(hitId) && index.equals(hitIndex);
+        }
+
+        /** The search of this document alone (when its batch's answer was cut off at the hits a search returns). */
+        void searchAlone(BiConsumer<IngestDocument, Exception> handler) {
+            BoolQueryBuilder query = QueryBuilders.boolQuery().must(query());
             if (id != null) {
-                // a document indexed again under its id is not its own near-duplicate
                 query.mustNot(QueryBuilders.boolQuery().filter(QueryBuilders.idsQuery().addIds(id))
                     .filter(QueryBuilders.termQuery("_index", index)));
             }
-            SearchRequest search = new SearchRequest(target.split(",")).source(new SearchSourceBuilder().query(query).size(1)
+            SearchRequest search = new SearchRequest(target().split(",")).source(new SearchSourceBuilder().query(query).size(1)
                 .fetchSource(false).trackTotalHits(false));
-            services.client().search(search, ActionListener.wrap(r -> found(handler, r), e -> fail(handler, e)));
+            services.client().search(search, ActionListener.wrap(r -> {
+                if (failedShards(handler, r)) {
+                    return;
+                }
+                SearchHit[] hits = r.getHits().getHits();
+                found(handler, hits.length == 0 ? null : new Found(hits[0].getIndex(), hits[0].getId(), hits[0].getScore()));
+            }, e -> fail(handler, e)));
         }
 
-        private void found(BiConsumer<IngestDocument, Exception> handler, SearchResponse response) {
-            if (response.getShardFailures().length > 0) {
-                // a lookup that missed shards could miss the original: say so rather than let the document through unmarked
-                fail(handler, new ElasticsearchStatusException("[" + TYPE + "] the lookup of near-duplicates of [" + id + "] failed on ["
-                    + response.getFailedShards() + "] shards: " + response.getShardFailures()[0].reason(),
-                    response.getShardFailures()[0].status(), response.getShardFailures()[0].getCause()));
-                return;
+        /** Fails the lookup when the search missed shards (it could have missed the original); true when it did. */
+        boolean failedShards(BiConsumer<IngestDocument, Exception> handler, SearchResponse response) {
+            if (response.getShardFailures().length == 0) {
+                return false;
             }
-            Found best = null;
-            SearchHit[] hits = response.getHits().getHits();
-            if (hits.length > 0) {
-                best = new Found(hits[0].getIndex(), hits[0].getId(), hits[0].getScore());
-            }
-            Found searched = best;
+            fail(handler, new ElasticsearchStatusException("[" + TYPE + "] the lookup of near-duplicates of [" + id + "] failed on ["
+                + response.getFailedShards() + "] shards: " + response.getShardFailures()[0].reason(),
+                response.getShardFailures()[0].status(), response.getShardFailures()[0].getCause()));
+            return true;
+        }
+
+        /** Goes on with the best searchable match found (null: none), then the window's. */
+        void found(BiConsumer<IngestDocument, Exception> handler, Found searched) {
             List<RecentDocuments.Match> matches = admission.matches();
             if (matches.isEmpty()) {
                 decide(handler, searched);
@@ -332,6 +364,120 @@ public final class DedupProcessor extends AbstractProcessor {
             Scheduler.ScheduledCancellable t = timer;
             if (t != null) {
                 t.cancel();
+            }
+        }
+    }
+
+    /**
+     * Lookups that go out together: a search costs far more than indexing a short document, so the documents of a bulk
+     * that one sender sends to one target are looked up by one search, the union of their queries, whose hits each
+     * document then verifies against its own sketch (the same estimate the query scores with). A batch goes out when it
+     * holds {@value #BATCH} documents or {@value #BATCH_DELAY_MILLIS} ms after its first, in the sender's thread context.
+     */
+    private final class LookupBatches {
+        private final Map<String, Batch> open = new HashMap<>();
+
+        private final class Batch {
+            final String key;
+            final String target;
+            final java.util.function.Supplier<ThreadContext.StoredContext> context;
+            final List<Lookup> lookups = new ArrayList<>();
+            final List<BiConsumer<IngestDocument, Exception>> handlers = new ArrayList<>();
+            boolean sent;
+
+            Batch(String key, String target, java.util.function.Supplier<ThreadContext.StoredContext> context) {
+                this.key = key;
+                this.target = target;
+                this.context = context;
+            }
+        }
+
+        void add(Lookup lookup, BiConsumer<IngestDocument, Exception> handler) {
+            String sender = services.threadContext().getHeader(AUTHENTICATION_HEADER);
+            String key = lookup.target() + "\u0000" + (sender == null ? "" : sender);
+            Batch full = null;
+            Batch opened = null;
+            synchronized (this) {
+                Batch b = open.get(key);
+                if (b == null) {
+                    b = new Batch(key, lookup.target(), services.threadContext().newRestorableContext(false));
+                    open.put(key, b);
+                    opened = b;
+                }
+                b.lookups.add(lookup);
+                b.handlers.add(handler);
+                if (b.lookups.size() >= BATCH) {
+                    open.remove(key);
+                    full = b;
+                }
+            }
+            if (full != null) {
+                send(full);
+            } else if (opened != null) {
+                Batch later = opened;
+                services.scheduler().apply(BATCH_DELAY_MILLIS, () -> {
+                    synchronized (this) {
+                        if (open.get(later.key) == later) {
+                            open.remove(later.key);
+                        }
+                    }
+                    send(later);
+                });
+            }
+        }
+
+        private void send(Batch b) {
+            synchronized (this) {
+                if (b.sent) {
+                    return;
+                }
+                b.sent = true;
+            }
+            BoolQueryBuilder union = QueryBuilders.boolQuery();
+            for (Lookup l : b.lookups) {
+                union.should(l.query());
+            }
+            SearchRequest search = new SearchRequest(b.target.split(",")).source(new SearchSourceBuilder().query(union).size(BATCH_HITS)
+                .fetchSource(false).trackTotalHits(false).fetchField(new FieldAndFormat(options.simhashField(), Verification.SKETCH_FORMAT)));
+            try (ThreadContext.StoredContext ignored = b.context.get()) {
+                services.client().search(search, ActionListener.wrap(r -> answered(b, r), e -> {
+                    for (int i = 0; i < b.lookups.size(); i++) {
+                        b.lookups.get(i).fail(b.handlers.get(i), e);
+                    }
+                }));
+            }
+        }
+
+        private void answered(Batch b, SearchResponse response) {
+            SearchHit[] hits = response.getHits().getHits();
+            // a cut-off answer may lack some document's match: those without one in it are searched alone
+            boolean complete = hits.length < BATCH_HITS;
+            byte[][] sketches = new byte[hits.length][];
+            for (int h = 0; h < hits.length; h++) {
+                sketches[h] = Verification.sketchOf(hits[h], options.simhashField());
+            }
+            for (int i = 0; i < b.lookups.size(); i++) {
+                Lookup l = b.lookups.get(i);
+                BiConsumer<IngestDocument, Exception> handler = b.handlers.get(i);
+                if (l.failedShards(handler, response)) {
+                    continue;
+                }
+                Found best = null;
+                for (int h = 0; h < hits.length; h++) {
+                    if (sketches[h] == null || l.isSelf(hits[h].getIndex(), hits[h].getId())
+                        || threshold.linked(l.sketch, 0, sketches[h], 0) == false) {
+                        continue;
+                    }
+                    double similarity = Verification.similarity(l.sketch, 0, sketches[h], 0);
+                    if (best == null || similarity > best.similarity()) {
+                        best = new Found(hits[h].getIndex(), hits[h].getId(), similarity);
+                    }
+                }
+                if (best == null && complete == false) {
+                    l.searchAlone(handler);
+                } else {
+                    l.found(handler, best);
+                }
             }
         }
     }
