@@ -254,6 +254,32 @@ class DedupProcessorIT {
         assertTrue(left > 100, "left out: " + left);
     }
 
+    /**
+     * A hot cluster of copies fills a batch's answer (its search returns at most 1,000 hits): a document of the same bulk
+     * whose original is not among them is searched alone, and still tagged.
+     */
+    @Test
+    void aBatchCutOffByAHotClusterStillFindsEveryOriginal() {
+        String index = "dedup-hot";
+        index(index, 1);
+        pipeline(index, "");
+        String hot = "the harbor street bridge will close to all traffic for six weeks from monday while crews replace the deck "
+            + "and repaint the railings the city said on friday adding that buses will be diverted";
+        String rare = "heavy snow closed the mountain pass on tuesday and the road authority said it would reopen once ploughs "
+            + "had cleared the drifts near the summit tunnel";
+        StringBuilder nd = new StringBuilder();
+        for (int i = 0; i < 1100; i++) {
+            nd.append(toJson(Map.of("index", Map.of("_id", "hot-" + i)))).append('\n').append(toJson(Map.of("body", hot))).append('\n');
+        }
+        nd.append(toJson(Map.of("index", Map.of("_id", "rare")))).append('\n').append(toJson(Map.of("body", rare))).append('\n');
+        assertEquals(Boolean.FALSE, rest.bulk("/" + index + "/_bulk?refresh=true", nd.toString()).at("errors"));
+        List<Map.Entry<String, String>> incoming = List.of(Map.entry("new-hot", hot + " again"), Map.entry("new-rare", rare + " again"));
+        send(index, index, incoming, false);
+        Map<String, Map<String, Object>> tags = tags(index);
+        assertTrue(((String) tags.get("new-hot").get("id")).startsWith("hot-"), String.valueOf(tags.get("new-hot")));
+        assertEquals("rare", tags.get("new-rare").get("id"), String.valueOf(tags.get("new-rare")));
+    }
+
     @Test
     void failAnswersConflictNamingTheOriginal() {
         String index = "dedup-fail-one";
