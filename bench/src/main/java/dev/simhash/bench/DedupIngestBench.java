@@ -29,7 +29,8 @@ public final class DedupIngestBench {
 
     /** One language: docs/s per round of each pipeline, and what the processor did. */
     public record Result(String corpus, int baseDocs, int batchDocs, double[] plainDocsPerSec, double[] dedupDocsPerSec, long tagged,
-                         long processed, double processorMeanMs, double lookupP50Ms, double lookupP99Ms) {
+                         long processed, double processorMeanMs, double lookupP50Ms, double lookupP99Ms, long segments,
+                         double mergedLookupP50Ms) {
         double ratio() {
             double[] r = new double[plainDocsPerSec.length];
             for (int i = 0; i < r.length; i++) {
@@ -112,13 +113,18 @@ public final class DedupIngestBench {
             "{\"query\": {\"bool\": {\"filter\": [{\"exists\": {\"field\": \"duplicate_of\"}}, {\"term\": {\"batch\": \"" + corpus + "\"}}]}}}")
             .json(), "count")).longValue();
         long processed = after[0] - before[0];
+        long segments = segments();
         double meanMs = processed == 0 ? 0 : (after[1] - before[1]) / (double) processed;
         double[] lookup = lookups(docs.subList(0, Math.min(docs.size(), lookups)));
+        // the same lookups on the index merged to one segment: how much of their cost the segments of a live index make
+        node.ok("POST", "/" + INDEX + "/_forcemerge?max_num_segments=1", null);
+        double[] merged = lookups(docs.subList(0, Math.min(docs.size(), lookups)));
         Result r = new Result(corpus, baseDocs, batch, plain, dedup, tagged, processed, meanMs, Stats.median(lookup),
-            Stats.percentile(lookup, 99));
+            Stats.percentile(lookup, 99), segments, Stats.median(merged));
         results.add(r);
         log.info(String.format(Locale.ROOT, "  %s: %.2fx without the processor; %,d of %,d documents tagged; processor %.2f ms/doc (mean); "
-            + "lookup p50 %.2f ms, p99 %.2f ms", corpus, r.ratio(), tagged, processed, meanMs, r.lookupP50Ms(), r.lookupP99Ms()));
+            + "lookup p50 %.2f ms, p99 %.2f ms over %d segments; p50 %.2f ms once merged to one", corpus, r.ratio(), tagged, processed, meanMs,
+            r.lookupP50Ms(), r.lookupP99Ms(), segments, r.mergedLookupP50Ms()));
     }
 
     /** Bulk-indexes the documents with ids {@code prefix<i>} through the pipeline; returns the seconds until all answered. */
@@ -136,6 +142,12 @@ public final class DedupIngestBench {
             }
         });
         return (System.nanoTime() - t0) / 1e9;
+    }
+
+    /** The index's segments now. */
+    private long segments() {
+        Map<String, Object> stats = node.ok("GET", "/" + INDEX + "/_stats/segments", null).json();
+        return ((Number) BenchNode.at(stats, "indices." + INDEX + ".primaries.segments.count")).longValue();
     }
 
     /** {count, time_in_millis} of the dedup pipeline's simhash_dedup processor, from the node's ingest stats. */
@@ -201,16 +213,16 @@ public final class DedupIngestBench {
             + "the ratio is the median over the rounds of the round's ratio. The processor's time per document is the node's ingest "
             + "stats (from the document's arrival to its lookup's answer); the lookup's latency is the same verified query (the "
             + "document's hash and sketch, `min_similarity` 0.8, size 1) sent by one client.\n\n", baseDocs, baseLoadSeconds, BULK_DOCS));
-        md.append("| corpus | index docs | slice | without (docs/s) | with (docs/s) | with / without | rounds (without / with) | tagged | processor ms/doc | lookup p50 ms | lookup p99 ms |\n")
-            .append("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |\n");
+        md.append("| corpus | index docs | slice | without (docs/s) | with (docs/s) | with / without | rounds (without / with) | tagged | processor ms/doc | lookup p50 ms | lookup p99 ms | segments | lookup p50 ms, 1 segment |\n")
+            .append("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (Result r : results) {
             StringBuilder rounds = new StringBuilder();
             for (int i = 0; i < r.plainDocsPerSec().length; i++) {
                 rounds.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.0f / %.0f", r.plainDocsPerSec()[i], r.dedupDocsPerSec()[i]));
             }
-            md.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %,.0f | %,.0f | %.2fx | %s | %,d of %,d | %.2f | %.2f | %.2f |\n", r.corpus(),
-                r.baseDocs(), r.batchDocs(), Stats.median(r.plainDocsPerSec()), Stats.median(r.dedupDocsPerSec()), r.ratio(), rounds, r.tagged(),
-                r.processed(), r.processorMeanMs(), r.lookupP50Ms(), r.lookupP99Ms()));
+            md.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %,.0f | %,.0f | %.2fx | %s | %,d of %,d | %.2f | %.2f | %.2f | %d | %.2f |\n",
+                r.corpus(), r.baseDocs(), r.batchDocs(), Stats.median(r.plainDocsPerSec()), Stats.median(r.dedupDocsPerSec()), r.ratio(), rounds,
+                r.tagged(), r.processed(), r.processorMeanMs(), r.lookupP50Ms(), r.lookupP99Ms(), r.segments(), r.mergedLookupP50Ms()));
         }
         md.append('\n');
     }
