@@ -107,10 +107,6 @@ public final class DedupProcessor extends AbstractProcessor {
         return true;
     }
 
-    Options options() {
-        return options;
-    }
-
     @Override
     public IngestDocument execute(IngestDocument document) {
         throw new UnsupportedOperationException("[" + TYPE + "] runs asynchronously");
@@ -163,12 +159,13 @@ public final class DedupProcessor extends AbstractProcessor {
         // with the default target, documents of the same index; else the indices the target names (not through patterns,
         // which a search expands to what the sender may read only)
         boolean defaultTarget = options.target() == null;
-        String sender = services.threadContext().getHeader(AUTHENTICATION_HEADER);
-        RecentDocuments.Key key = new RecentDocuments.Key(options.simhashField(), mapped, sender == null ? "" : sender);
+        String header = services.threadContext().getHeader(AUTHENTICATION_HEADER);
+        String sender = header == null ? "" : header;
+        RecentDocuments.Key key = new RecentDocuments.Key(options.simhashField(), mapped, sender);
         RecentDocuments.Admission admission = services.recent().admit(key, index, id, sketch, threshold,
             i -> defaultTarget ? i.equals(index) : resolved.namedIndices().contains(i), options.onDuplicate() == OnDuplicate.TAG,
             options.window().nanos(), options.windowSize());
-        return new Lookup(document, index, id, resolved, fp.getAsLong(), sketch, admission);
+        return new Lookup(document, index, id, sender, fp.getAsLong(), sketch, admission);
     }
 
     private List<String> texts(Object value) {
@@ -198,19 +195,20 @@ public final class DedupProcessor extends AbstractProcessor {
         private final IngestDocument document;
         private final String index;
         private final String id;
-        private final DedupTargets.Resolved resolved;
+        /** Who sent the document (security's authentication header; empty without security): lookups go out per sender. */
+        private final String sender;
         private final long fingerprint;
         private final byte[] sketch;
         private final RecentDocuments.Admission admission;
         private final AtomicBoolean done = new AtomicBoolean();
         private volatile Scheduler.ScheduledCancellable timer;
 
-        Lookup(IngestDocument document, String index, String id, DedupTargets.Resolved resolved, long fingerprint, byte[] sketch,
+        Lookup(IngestDocument document, String index, String id, String sender, long fingerprint, byte[] sketch,
                RecentDocuments.Admission admission) {
             this.document = document;
             this.index = index;
             this.id = id;
-            this.resolved = resolved;
+            this.sender = sender;
             this.fingerprint = fingerprint;
             this.sketch = sketch;
             this.admission = admission;
@@ -393,8 +391,7 @@ public final class DedupProcessor extends AbstractProcessor {
         }
 
         void add(Lookup lookup, BiConsumer<IngestDocument, Exception> handler) {
-            String sender = services.threadContext().getHeader(AUTHENTICATION_HEADER);
-            String key = lookup.target() + "\u0000" + (sender == null ? "" : sender);
+            String key = lookup.target() + "\u0000" + lookup.sender;
             Batch full = null;
             Batch opened = null;
             synchronized (this) {
@@ -538,10 +535,8 @@ public final class DedupProcessor extends AbstractProcessor {
                 // when a document comes)
                 try {
                     processor.targets.resolve(target);
-                } catch (IllegalArgumentException e) {
-                    String message = e.getMessage();
-                    String option = message.startsWith("[target]") ? "target" : "simhash_field";
-                    throw ConfigurationUtils.newConfigurationException(TYPE, tag, option, message.replaceFirst("^\\[[a-z_]+\\] ", ""));
+                } catch (DedupTargets.Refused e) {
+                    throw ConfigurationUtils.newConfigurationException(TYPE, tag, e.option, e.reason);
                 }
             }
             return processor;

@@ -23,6 +23,18 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class DedupTargets {
 
+    /** A target or field the processor cannot use: the option to name, and why (the message is {@code [option] reason}). */
+    static final class Refused extends IllegalArgumentException {
+        final String option;
+        final String reason;
+
+        Refused(String option, String reason) {
+            super("[" + option + "] " + reason);
+            this.option = option;
+            this.reason = reason;
+        }
+    }
+
     /** The target's concrete indices, and the fingerprint all of them map the field with. */
     record Resolved(Set<String> indices, Set<String> namedIndices, MappedFingerprint fingerprint) {}
 
@@ -38,7 +50,7 @@ final class DedupTargets {
     /**
      * @param target the expression (comma-separated names, aliases, patterns)
      * @return null when the expression covers no index of the cluster state
-     * @throws IllegalArgumentException naming the option when an index maps the field otherwise, or the indices disagree
+     * @throws Refused naming the option when an index maps the field otherwise, or the indices disagree
      */
     Resolved resolve(String target) {
         SortedMap<String, IndexAbstraction> lookup = indices.lookup();
@@ -74,17 +86,17 @@ final class DedupTargets {
                 continue;
             }
             if (common != null && common.sameAs(f) == false) {
-                throw new IllegalArgumentException("[target] [" + target + "]: its indices map [" + field + "] with different fingerprint "
+                throw new Refused("target", "[" + target + "]: its indices map [" + field + "] with different fingerprint "
                     + "options, so one fingerprint of the document cannot be compared with all of them");
             }
             common = f;
         }
         if (common == null) {
-            throw new IllegalArgumentException("[simhash_field] [" + field + "] is not mapped in [" + target + "]: map it as a [simhash] "
+            throw new Refused("simhash_field", "[" + field + "] is not mapped in [" + target + "]: map it as a [simhash] "
                 + "field there");
         }
         if (common.sketch() == null) {
-            throw new IllegalArgumentException("[simhash_field] [" + field + "] stores no similarity sketch in [" + target + "] (its "
+            throw new Refused("simhash_field", "[" + field + "] stores no similarity sketch in [" + target + "] (its "
                 + "mapping says [sketch: none]): the processor compares sketches, as min_similarity does");
         }
         return new Resolved(concrete, named, common);
@@ -111,8 +123,8 @@ final class DedupTargets {
             }
             parsed.put(key, cached);
         }
-        if (cached instanceof IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage(), e);
+        if (cached instanceof Refused e) {
+            throw new Refused(e.option, e.reason);
         }
         return cached == NOT_MAPPED ? null : (MappedFingerprint) cached;
     }
@@ -131,7 +143,7 @@ final class DedupTargets {
         try {
             return MappedFingerprint.of(field, own);
         } catch (IllegalArgumentException e) {
-            return new IllegalArgumentException("[simhash_field] " + e.getMessage() + " in index [" + meta.getIndex().getName() + "]");
+            return new Refused("simhash_field", e.getMessage() + " in index [" + meta.getIndex().getName() + "]");
         }
     }
 }

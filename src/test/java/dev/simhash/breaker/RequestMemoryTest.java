@@ -2,34 +2,13 @@ package dev.simhash.breaker;
 
 import org.elasticsearch.common.breaker.CircuitBreaker;
 import org.elasticsearch.common.breaker.CircuitBreakingException;
-import org.elasticsearch.common.breaker.NoopCircuitBreaker;
 import org.elasticsearch.test.ESTestCase;
 
 /** A request's memory: charged to the breaker, a 429 naming the request when it does not fit, given back exactly once. */
 public class RequestMemoryTest extends ESTestCase {
 
     public void testRequestMemoryGivesBackEverythingOnce() {
-        CircuitBreaker breaker = new NoopCircuitBreaker(CircuitBreaker.REQUEST) {
-            long used;
-
-            @Override
-            public void addEstimateBytesAndMaybeBreak(long bytes, String label) {
-                if (used + bytes > 100) {
-                    throw new CircuitBreakingException("too much " + label, bytes, 100, CircuitBreaker.Durability.TRANSIENT);
-                }
-                used += bytes;
-            }
-
-            @Override
-            public void addWithoutBreaking(long bytes) {
-                used += bytes;
-            }
-
-            @Override
-            public long getUsed() {
-                return used;
-            }
-        };
+        CircuitBreaker breaker = new LimitedBreaker(100);
         RequestMemory memory = new RequestMemory(breaker, "simhash calibrate: ");
         memory.add(60, "a");
         CircuitBreakingException e = expectThrows(CircuitBreakingException.class, () -> memory.add(50, "b"));

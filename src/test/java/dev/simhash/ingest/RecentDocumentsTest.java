@@ -1,12 +1,11 @@
 package dev.simhash.ingest;
 
+import dev.simhash.breaker.LimitedBreaker;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.mapper.MappedFingerprint;
 import dev.simhash.neardup.Verification;
 
-import org.elasticsearch.common.breaker.CircuitBreakingException;
-import org.elasticsearch.common.breaker.NoopCircuitBreaker;
 import org.elasticsearch.test.ESTestCase;
 
 import java.util.ArrayList;
@@ -79,19 +78,19 @@ public class RecentDocumentsTest extends ESTestCase {
     }
 
     public void testMemoryIsChargedToTheBreakerAndGivenBack() {
-        Counting breaker = new Counting(10_000);
+        LimitedBreaker breaker = new LimitedBreaker(10_000);
         recent.useBreaker(breaker);
         admit("alice", "news", "1", ORIGINAL, true);
-        long one = breaker.used;
+        long one = breaker.getUsed();
         assertEquals(RecentDocuments.ENTRY_OVERHEAD + MinHashSketch.BYTES + 2 * ("news".length() + 1), one);
         int n = 1;
         while (admit("alice", "news", "d" + n, OTHER, true).own() != null) {
             n++;
         }
-        assertTrue("a full breaker keeps documents out: " + n, breaker.used <= 10_000 && n > 10);
+        assertTrue("a full breaker keeps documents out: " + n, breaker.getUsed() <= 10_000 && n > 10);
         clock.addAndGet(31 * SECOND);
         recent.sweep(30 * SECOND);
-        assertEquals(0, breaker.used);
+        assertEquals(0, breaker.getUsed());
     }
 
     public void testAnUndecidedDocumentIsWaitedForAndCountsOnlyIfKept() {
@@ -111,34 +110,5 @@ public class RecentDocumentsTest extends ESTestCase {
         clock.addAndGet(31 * SECOND);
         recent.sweep(30 * SECOND);
         assertEquals(List.of(false), late);
-    }
-
-    /** A breaker that counts and trips at a limit. */
-    static final class Counting extends NoopCircuitBreaker {
-        final long limit;
-        long used;
-
-        Counting(long limit) {
-            super("request");
-            this.limit = limit;
-        }
-
-        @Override
-        public void addEstimateBytesAndMaybeBreak(long bytes, String label) {
-            if (used + bytes > limit) {
-                throw new CircuitBreakingException(label, bytes, limit, Durability.TRANSIENT);
-            }
-            used += bytes;
-        }
-
-        @Override
-        public void addWithoutBreaking(long bytes) {
-            used += bytes;
-        }
-
-        @Override
-        public long getUsed() {
-            return used;
-        }
     }
 }

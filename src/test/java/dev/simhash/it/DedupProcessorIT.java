@@ -37,6 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DedupProcessorIT {
 
+    static final String STORY = "the harbor street bridge will close to all traffic for six weeks from monday while crews replace "
+        + "the deck and repaint the railings the city said on friday adding that buses will be diverted";
     private static final int MIN_EQUAL_BINS = MinHashSketch.V1.equalBinsFor(MinHashSketch.DEFAULT_MIN_SIMILARITY);
 
     private final Rest rest;
@@ -263,8 +265,7 @@ class DedupProcessorIT {
         String index = "dedup-hot";
         index(index, 1);
         pipeline(index, "");
-        String hot = "the harbor street bridge will close to all traffic for six weeks from monday while crews replace the deck "
-            + "and repaint the railings the city said on friday adding that buses will be diverted";
+        String hot = STORY;
         String rare = "heavy snow closed the mountain pass on tuesday and the road authority said it would reopen once ploughs "
             + "had cleared the drifts near the summit tunnel";
         StringBuilder nd = new StringBuilder();
@@ -285,8 +286,7 @@ class DedupProcessorIT {
         String index = "dedup-fail-one";
         index(index, 1);
         pipeline(index, ", \"on_duplicate\": \"fail\"");
-        String story = "the harbor street bridge will close to all traffic for six weeks from monday while crews replace the deck "
-            + "and repaint the railings the city said on friday adding that buses will be diverted";
+        String story = STORY;
         rest.ok("PUT", "/" + index + "/_doc/original?pipeline=dedup-fail-one&refresh=true", toJson(Map.of("body", story)));
         Rest.Answer copy = rest.put("/" + index + "/_doc/copy?pipeline=dedup-fail-one", toJson(Map.of("body", story + " for the whole period")));
         assertEquals(409, copy.status(), copy.body());

@@ -6,7 +6,6 @@ import dev.simhash.core.TextFingerprinter;
 
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -225,14 +224,5 @@ public final class DedupIngestBench {
                 r.tagged(), r.processed(), r.processorMeanMs(), r.lookupP50Ms(), r.lookupP99Ms(), r.segments(), r.mergedLookupP50Ms()));
         }
         md.append('\n');
-    }
-
-    /** Targets for the report's table: with the processor at least half as fast as without it. */
-    Map<String, double[]> ratios() {
-        Map<String, double[]> out = new LinkedHashMap<>();
-        for (Result r : results) {
-            out.put(r.corpus(), new double[] { r.ratio(), r.baseDocs() });
-        }
-        return out;
     }
 }
