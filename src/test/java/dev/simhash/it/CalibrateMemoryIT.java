@@ -332,6 +332,14 @@ class CalibrateMemoryIT {
         long before = requestBreakerBytes();
         long start = System.nanoTime();
         Rest.Answer a = calibrate(reader, index, 10);
+        if (a.status() == 429 && a.body().contains("\"reason\":\"[parent] Data too large")) {
+            // the parent breaker counts the node's real heap, garbage of the indexing above included, which a collection
+            // that ran late leaves: once more after a full collection (the plugin's own charge stays under the request breaker)
+            System.out.println("[calibrate-memory] long: parent breaker on real usage, once more after a full GC: " + a.body());
+            collectGarbage();
+            start = System.nanoTime();
+            a = calibrate(reader, index, 10);
+        }
         long seconds = (System.nanoTime() - start) / 1_000_000_000L;
         System.out.println("[calibrate-memory] long: " + seconds + " s, " + a.status() + " "
             + a.body().substring(0, Math.min(1500, a.body().length())));
