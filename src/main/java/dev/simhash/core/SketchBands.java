@@ -52,6 +52,16 @@ public final class SketchBands {
         return values;
     }
 
+    /** Band {@code band}'s key of the sketch at {@code sketch[offset..]}: its {@value #KEY_BYTES} bytes as an unsigned number. */
+    public static long key(byte[] sketch, int offset, int band) {
+        int at = offset + KEYS_AT + KEY_BYTES * band;
+        long key = 0;
+        for (int k = 0; k < KEY_BYTES; k++) {
+            key = (key << 8) | (sketch[at + k] & 0xFF);
+        }
+        return key;
+    }
+
     /** How many band keys the sketches at {@code a[aOff..]} and {@code b[bOff..]} share. */
     public static int sharedBands(byte[] a, int aOff, byte[] b, int bOff) {
         int shared = 0;

@@ -1,5 +1,6 @@
 package dev.simhash.duplicates;
 
+import dev.simhash.neardup.Verification;
 import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionResponse;
@@ -165,10 +166,11 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         builder.field("write", phases.writeMillis());
         builder.endObject();
         builder.field("field", field);
-        // a report by min_similarity shows its threshold only: its candidate radius is no max_distance a caller could send
-        // (above the report's limit at the default threshold, and a radius alone would group differently)
+        // a report by min_similarity shows its threshold and which rule found its candidates, the sketch's bands or a radius
+        // derived from the threshold: that radius is no max_distance a caller could send (a radius alone groups differently)
         if (minSimilarity != null) {
             builder.field("min_similarity", minSimilarity);
+            builder.field("candidates", Verification.candidates(minSimilarity));
         } else {
             builder.field("max_distance", maxDistance);
         }

@@ -40,6 +40,7 @@ public final class NearDuplicateComponents {
     private final long[] componentMinHash;
     private final int[] representative;
     private final long comparisons;
+    private final long hotBuckets;
 
     /** Tells whether two sketches are similar enough to link their documents. */
     @FunctionalInterface
@@ -53,13 +54,14 @@ public final class NearDuplicateComponents {
      */
     public record Sketches(byte[] bytes, BitSet present, int size, SketchTest test) {}
 
-    private NearDuplicateComponents(int[] componentOf, int[] componentSize, long[] componentMinHash, int[] representative,
-                                    long comparisons) {
+    NearDuplicateComponents(int[] componentOf, int[] componentSize, long[] componentMinHash, int[] representative,
+                                    long comparisons, long hotBuckets) {
         this.componentOf = componentOf;
         this.componentSize = componentSize;
         this.componentMinHash = componentMinHash;
         this.representative = representative;
         this.comparisons = comparisons;
+        this.hotBuckets = hotBuckets;
     }
 
     /**
@@ -214,7 +216,7 @@ public final class NearDuplicateComponents {
             componentOf[i] = c;
             size[c]++;
         }
-        return new NearDuplicateComponents(componentOf, size, minHash, firstDoc, comparisons);
+        return new NearDuplicateComponents(componentOf, size, minHash, firstDoc, comparisons, 0);
     }
 
     /**
@@ -261,7 +263,7 @@ public final class NearDuplicateComponents {
     }
 
     /** Within each run of equal fingerprints, orders the documents by sketch (those without one last, by document). */
-    private static void sortRunsBySketch(long[] sorted, int[] order, Sketches sketches) {
+    static void sortRunsBySketch(long[] sorted, int[] order, Sketches sketches) {
         int n = sorted.length;
         int[] buffer = null;
         for (int start = 0; start < n;) {
@@ -459,9 +461,14 @@ public final class NearDuplicateComponents {
         return representative == null ? -1 : representative[c];
     }
 
-    /** Candidate pairs whose full distance was computed: the work done, for cost reports and tests. */
+    /** Candidate pairs whose full distance (or, by bands, whose sketches) were compared: the work done, for cost reports and tests. */
     public long comparisons() {
         return comparisons;
+    }
+
+    /** Grouped by bands: the buckets found hot, whose members were checked against anchors only ({@link BandComponents}); else 0. */
+    public long hotBuckets() {
+        return hotBuckets;
     }
 
     /**
@@ -685,7 +692,7 @@ public final class NearDuplicateComponents {
     }
 
     /** Disjoint sets with union by size and path halving. */
-    private static final class UnionFind {
+    static final class UnionFind {
         private final int[] parent;
         private final int[] size;
         // documents under each root and the number of roots with two or more documents; null: not tracked

@@ -637,10 +637,15 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             Verification v = verification;
             NearDuplicateComponents.Sketches sketches = v == null ? null
                 : new NearDuplicateComponents.Sketches(sketchBytes, sketchPresent, MinHashSketch.BYTES, v::linked);
-            long grouping = NearDuplicateComponents.estimateBytes(hashes.length, parallelism, sketches != null);
+            // by the bands when the threshold is within their range (as the query takes candidates), else by the radius
+            boolean byBands = v != null && v.byBands();
+            long grouping = byBands ? BandComponents.estimateBytes(hashes.length)
+                : NearDuplicateComponents.estimateBytes(hashes.length, parallelism, sketches != null);
             memory.add(grouping, "grouping");
-            NearDuplicateComponents components = NearDuplicateComponents.find(hashes, sketches, request.maxDistance(),
-                task::ensureNotCancelled, task::groupsFound, threadPool.generic(), parallelism);
+            NearDuplicateComponents components = byBands
+                ? BandComponents.find(hashes, sketches, task::ensureNotCancelled, task::groupsFound)
+                : NearDuplicateComponents.find(hashes, sketches, request.maxDistance(), task::ensureNotCancelled, task::groupsFound,
+                    threadPool.generic(), parallelism);
             memory.add(components.ramBytesUsed() - grouping, "groups");
             if (idsWhileReading) {
                 DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(),

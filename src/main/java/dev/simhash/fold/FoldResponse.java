@@ -2,6 +2,7 @@ package dev.simhash.fold;
 
 import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.SimHash;
+import dev.simhash.neardup.Verification;
 import dev.simhash.wire.WireEnvelope;
 
 import org.apache.lucene.search.TotalHits;
@@ -229,10 +230,11 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
         b.endObject();
         b.startObject("simhash_fold");
         b.field("field", fold.field());
-        // a fold by min_similarity shows its threshold only: its candidate radius is no max_distance a caller could send
-        // (that would fold by the radius alone)
+        // a fold by min_similarity shows its threshold and which rule found its candidates (the sketch's bands or a radius
+        // derived from the threshold): that radius is no max_distance a caller could send (it would fold by the radius alone)
         if (fold.minSimilarity() != null) {
             b.field("min_similarity", fold.minSimilarity());
+            b.field("candidates", Verification.candidates(fold.minSimilarity()));
         } else {
             b.field("max_distance", fold.maxDistance());
         }

@@ -1,6 +1,7 @@
 package dev.simhash.fold;
 
 import dev.simhash.compat.CompatIndices;
+import dev.simhash.core.SimHash;
 import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.neardup.FingerprintMappings;
 import dev.simhash.neardup.FingerprintMappings.Fingerprints;
@@ -249,8 +250,10 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
             hashes[i] = h == null ? 0 : h;
         }
         Verification verification = sketches == null ? null : fold.verification();
-        GreedyFolding folding = GreedyFolding.fold(hashes, hasHash, fold.maxDistance(), verification == null ? null : (i, rep) ->
-            sketches[i] != null && sketches[rep] != null && verification.linked(sketches[i], 0, sketches[rep], 0)
+        // by the bands every representative is a candidate whose sketch shares a band, whatever the fingerprints' distance
+        int radius = verification != null && verification.byBands() ? SimHash.BITS : fold.maxDistance();
+        GreedyFolding folding = GreedyFolding.fold(hashes, hasHash, radius, verification == null ? null : (i, rep) ->
+            sketches[i] != null && sketches[rep] != null && verification.accepts(sketches[i], 0, sketches[rep], 0)
                 ? Verification.similarity(sketches[i], 0, sketches[rep], 0) : Double.NaN);
         int[] reps = folding.representatives();
         List<FoldResponse.Representative> page = new ArrayList<>();

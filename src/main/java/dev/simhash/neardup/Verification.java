@@ -2,6 +2,7 @@ package dev.simhash.neardup;
 
 import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.core.SketchBands;
 import dev.simhash.mapper.SimHashFieldType;
 
 import org.elasticsearch.common.document.DocumentField;
@@ -11,9 +12,10 @@ import java.util.Base64;
 import java.util.Locale;
 
 /**
- * A {@code min_similarity} threshold as fold and report apply it: pairs of fingerprints within the threshold's candidate
- * radius ({@link CandidateRadius}) are candidates, and a candidate pair is linked only if the two documents' minhash-v1
- * sketches estimate a similarity of at least the threshold. The integer form of the check ({@link #minEqualBins}) is the
+ * A {@code min_similarity} threshold as fold and report apply it, by the query's rule: from {@link SketchBands#FROM} on,
+ * pairs whose sketches share a band are candidates ({@link #byBands()}); below, pairs of fingerprints within the threshold's
+ * candidate radius ({@link CandidateRadius}). A candidate pair is linked only if the two documents' minhash-v1 sketches
+ * estimate a similarity of at least the threshold. The integer form of the check ({@link #minEqualBins}) is the
  * same rule as {@code similarity >= threshold}, without floating point in the inner loops.
  */
 public record Verification(double minSimilarity, int radius, int minEqualBins) {
@@ -34,6 +36,24 @@ public record Verification(double minSimilarity, int radius, int minEqualBins) {
                 "[min_similarity] must be greater than 0 and at most 1, got [%s] (the share of shingles two texts have in common)", value));
         }
         return value;
+    }
+
+    /** Whether the candidates come from the sketches' bands (else from the fingerprint radius {@link #radius()}). */
+    public boolean byBands() {
+        return SketchBands.covers(minSimilarity);
+    }
+
+    /** The candidate rule of threshold {@code minSimilarity} as responses name it: {@code bands} or {@code radius}. */
+    public static String candidates(double minSimilarity) {
+        return SketchBands.covers(minSimilarity) ? "bands" : "radius";
+    }
+
+    /**
+     * Whether the sketches at {@code a[aOff..]} and {@code b[bOff..]} are a candidate pair by the bands (by the radius, the
+     * caller checks the fingerprints) that is similar enough to link.
+     */
+    public boolean accepts(byte[] a, int aOff, byte[] b, int bOff) {
+        return (!byBands() || SketchBands.sharedBands(a, aOff, b, bOff) > 0) && linked(a, aOff, b, bOff);
     }
 
     /** Whether the sketches at {@code a[aOff..]} and {@code b[bOff..]} are similar enough to link their documents. */

@@ -132,17 +132,52 @@ public class FoldResponseTest extends ESTestCase {
         search.decRef();
         releaseHits();
         try {
-            assertEquals("a and c stay apart: within the radius, below the threshold", 2, folded.groups());
+            assertEquals("a and c stay apart: candidates (their sketches share bands), below the threshold", 2, folded.groups());
             String json = Strings.toString(folded).replaceFirst("\"took\":\\d+", "\"took\":0");
             assertEquals("{\"took\":0,\"timed_out\":false,\"_shards\":{\"total\":1,\"successful\":1,\"skipped\":0,\"failed\":0},"
                 + "\"hits\":{\"max_score\":null,\"hits\":["
                 + "{\"_index\":\"news\",\"_id\":\"a\",\"_score\":4.0,\"_simhash\":{\"hash\":\"00ff00ff00ff00ff\",\"folded\":1,\"members\":["
                 + "{\"_index\":\"news\",\"_id\":\"e\",\"_score\":0.5,\"distance\":2,\"similarity\":0.84375}]}},"
                 + "{\"_index\":\"news\",\"_id\":\"c\",\"_score\":2.0,\"_simhash\":{\"hash\":\"00ff00ff00ff00fe\",\"folded\":0,\"members\":[]}}"
-                + "]},\"simhash_fold\":{\"field\":\"simhash\",\"min_similarity\":0.8,\"window\":100,\"considered\":3,\"groups\":2}}", json);
+                + "]},\"simhash_fold\":{\"field\":\"simhash\",\"min_similarity\":0.8,\"candidates\":\"bands\",\"window\":100,\"considered\":3,\"groups\":2}}", json);
             assertCopyRendersAs(folded, json);
         } finally {
             folded.decRef();
+        }
+    }
+
+    public void testFromTheBandsRangeOnCandidatesShareABandAtAnyDistanceAndBelowItAreWithinTheRadius() throws IOException {
+        // f is a's text (equal sketch) with a fingerprint 64 bits away; g is 1 bit from a and shares no band value with it
+        byte[] g = sketch(0, 0);
+        for (int at = 64; at < g.length; at++) {
+            g[at] = (byte) 0x5a;
+        }
+        for (double threshold : new double[] { 0.8, 0.7 }) {
+            SearchHit[] hits = { hit(0, "a", A, 4f), hit(1, "f", ~A, 2f), hit(2, "g", A ^ 1, 1f) };
+            byte[][] sketches = { sketch(0, 0), sketch(0, 0), g };
+            SearchResponse search = new SearchResponse(searchHits(hits, null, Float.NaN), null, null, false, null, null, 1, null, 1,
+                1, 0, 7, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
+            FoldParams params = new FoldParams("simhash", 3, true, null, false, 100, false, 5).withVerification(Verification.of(threshold),
+                true);
+            FoldRequest request = new FoldRequest(new SearchRequest("news"), params);
+            FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
+                FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, false, null, sketches, System.nanoTime());
+            search.decRef();
+            releaseHits();
+            try {
+                String json = Strings.toString(folded);
+                if (threshold == 0.8) {
+                    assertEquals("f folds under a (a shared band, 64 bits apart); g does not (no shared band): " + json, 2, folded.groups());
+                    assertTrue(json, json.contains("\"members\":[{\"_index\":\"news\",\"_id\":\"f\""));
+                    assertTrue(json, json.contains("\"candidates\":\"bands\""));
+                } else {
+                    assertEquals("f stays apart (beyond the radius of 0.7); g folds under a: " + json, 2, folded.groups());
+                    assertTrue(json, json.contains("\"members\":[{\"_index\":\"news\",\"_id\":\"g\""));
+                    assertTrue(json, json.contains("\"candidates\":\"radius\""));
+                }
+            } finally {
+                folded.decRef();
+            }
         }
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,8 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code min_similarity} on {@code _simhash/fold} and {@code _simhash/duplicates} on a real node, over a 3-shard index of
  * texts with near-duplicates of every degree: both equal a client-side computation written independently of the plugin
- * (simhash-v2 fingerprints and minhash-v1 sketches of the indexed texts, candidates within the threshold's radius, linked
- * when their estimated similarity reaches the threshold; greedy folding by rank, connected components for the report);
+ * (simhash-v2 fingerprints and minhash-v1 sketches of the indexed texts, candidates sharing a band from 0.78 on and within
+ * the threshold's radius below, linked when their estimated similarity reaches the threshold; greedy folding by rank,
+ * connected components for the report);
  * the 400s; the report's breaker charge back at its baseline.
  */
 @ExtendWith(RealNodeExtension.class)
@@ -44,6 +46,8 @@ class VerifiedFoldIT {
 
     static final String INDEX = "verified-fold";
     static final String PLAIN = "verified-fold-plain";
+    /** From this threshold on, candidates come from the sketch's bands (docs/spec/minhash-v1.md, "Candidates"). */
+    static final double BANDS_FROM = 0.78;
 
     private final Rest rest;
     /** Texts by id, in rank order (the rank field sorts them). */
@@ -143,8 +147,25 @@ class VerifiedFoldIT {
         return MinHashSketch.V1.similarity(MinHashSketch.V1.sketch(texts.get(a)), MinHashSketch.V1.sketch(texts.get(b)));
     }
 
+    /** Whether two texts' minhash-v1 sketches share a band key (the 14 keys of 5 bytes after the 64 bytes of bins). */
+    boolean shareABand(String a, String b) {
+        byte[] x = MinHashSketch.V1.sketch(texts.get(a));
+        byte[] y = MinHashSketch.V1.sketch(texts.get(b));
+        for (int at = 64; at < x.length; at += 5) {
+            if (Arrays.equals(x, at, at + 5, y, at, at + 5)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The candidate rule of the contract: a shared band from 0.78 on, below it the threshold's fingerprint radius. */
+    boolean candidates(String a, String b, int radius, double s) {
+        return s >= BANDS_FROM ? shareABand(a, b) : SimHash.distance(hash(a), hash(b)) <= radius;
+    }
+
     boolean linked(String a, String b, int radius, double s) {
-        return SimHash.distance(hash(a), hash(b)) <= radius && similarity(a, b) >= s;
+        return candidates(a, b, radius, s) && similarity(a, b) >= s;
     }
 
     /** One folded hit: its id, how many it absorbed, and its listed members as id@distance@similarity. */
@@ -205,6 +226,7 @@ class VerifiedFoldIT {
             assertEquals(s, ((Number) a.at("simhash_fold.min_similarity")).doubleValue());
             // the candidate radius is no max_distance a caller may send: a fold by threshold shows no radius
             assertNull(a.at("simhash_fold.max_distance"), a.toString());
+            assertEquals(s >= BANDS_FROM ? "bands" : "radius", a.at("simhash_fold.candidates"), a.toString());
             assertEquals(expected.size(), ((Number) a.at("simhash_fold.groups")).intValue());
             assertTrue(expected.size() < ids.size(), "something folds at " + s);
             for (Map<String, Object> h : a.<List<Map<String, Object>>>at("hits.hits")) {
@@ -221,12 +243,11 @@ class VerifiedFoldIT {
                 assertEquals(List.of(hash(h.get("_id").toString())), ((Map<?, ?>) h.get("fields")).get("body.simhash"), h.toString());
             }
         }
-        // a pair the radius alone folds but the threshold keeps apart exists in this corpus: verification matters here
-        int radius = CandidateRadius.radius(0.8);
+        // pairs the bands find but the threshold keeps apart exist in this corpus: verification matters here
         boolean apart = false;
         for (int i = 0; i < ids.size() && !apart; i++) {
             for (int j = i + 1; j < ids.size() && !apart; j++) {
-                apart = SimHash.distance(hash(ids.get(i)), hash(ids.get(j))) <= radius && similarity(ids.get(i), ids.get(j)) < 0.8;
+                apart = shareABand(ids.get(i), ids.get(j)) && similarity(ids.get(i), ids.get(j)) < 0.8;
             }
         }
         assertTrue(apart, "the corpus has candidate pairs below the threshold");
@@ -349,8 +370,10 @@ class VerifiedFoldIT {
             assertEquals(expected, reportGroups(a.json(), s), "min_similarity " + s);
             assertEquals(expected.size(), ((Number) a.at("groups_total")).intValue());
             assertEquals(s, ((Number) a.at("min_similarity")).doubleValue());
-            // the candidate radius (13 at 0.8) is beyond the report's max_distance limit of 11: a report by threshold shows none
+            // a report by threshold shows which rule found its candidates, and no max_distance: the radius of 0.5 is no
+            // max_distance a caller could send, and from 0.78 on no radius is used at all
             assertNull(a.at("max_distance"), a.toString());
+            assertEquals(s >= BANDS_FROM ? "bands" : "radius", a.at("candidates"), a.toString());
             assertTrue(((Number) a.at("peak_memory_bytes")).longValue() >= (long) ids.size() * MinHashSketch.BYTES,
                 "the sketches are charged: " + a.at("peak_memory_bytes"));
         }

@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -27,10 +28,10 @@ public final class Bench {
     /** Everything a run is configured with. */
     record Options(boolean quick, int[] sizes, int warmup, int queries, int round, int realSize, double fpSeconds, int fpPasses,
                    int indexDocs, int indexRounds, int qualityEn, int qualityZh, String heap, Set<String> sections, Path out, String command,
-                   int waitIdleMinutes, boolean indexSmartcn, int fieldDocs, boolean profile, int dedupDocs) {}
+                   int waitIdleMinutes, boolean indexSmartcn, int fieldDocs, boolean profile, int dedupDocs, int[] reportDocs) {}
 
     static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing", "field-indexing", "field-work",
-        "verified", "dedup-ingest", "accumulator");
+        "verified", "dedup-ingest", "report-default", "accumulator");
 
     private Bench() {}
 
@@ -63,6 +64,7 @@ public final class Bench {
         Integer fieldDocs = null;
         boolean profile = false;
         Integer dedupDocs = null;
+        String reportDocs = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -76,9 +78,10 @@ public final class Bench {
                 case "--field-docs" -> fieldDocs = parseSize(args[++i]);
                 case "--profile" -> profile = true;
                 case "--dedup-docs" -> dedupDocs = parseSize(args[++i]);
+                case "--report-docs" -> reportDocs = args[++i];
                 case "-h", "--help" -> {
                     System.out.println("usage: ./run bench [--quick] [--sizes 100k,1m,5m] [--queries N] [--heap 3g] [--only "
-                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES] [--no-smartcn] [--field-docs N] [--profile] [--dedup-docs N]");
+                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES] [--no-smartcn] [--field-docs N] [--profile] [--dedup-docs N] [--report-docs 1m,4m]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option [" + args[i] + "], see ./run bench --help");
@@ -99,7 +102,9 @@ public final class Bench {
         return new Options(quick, sz, quick ? 50 : 200, q, 50, quick ? 20_000 : 100_000, quick ? 0.5 : 1.5, quick ? 3 : 5,
             quick ? 4000 : 40_000, quick ? 2 : 3, quick ? 1200 : 100_000, quick ? 600 : 100_000, heap != null ? heap : quick ? "1g" : "3g",
             sections, dir, cmd, waitIdle, indexSmartcn, fieldDocs != null ? fieldDocs : quick ? 3000 : 15_000, profile,
-            dedupDocs != null ? dedupDocs : quick ? 100_000 : 1_000_000);
+            dedupDocs != null ? dedupDocs : quick ? 100_000 : 1_000_000,
+            (reportDocs != null ? List.of(reportDocs.split(",")) : quick ? List.of("20k", "80k") : List.of("1m", "4m")).stream()
+                .mapToInt(Bench::parseSize).sorted().toArray());
     }
 
     public static void main(String[] args) throws Exception {
@@ -165,7 +170,8 @@ public final class Bench {
             report.quality = qb;
         }
         boolean needNode = o.sections().contains("latency") || o.sections().contains("real") || o.sections().contains("indexing")
-            || o.sections().contains("field-indexing") || o.sections().contains("verified") || o.sections().contains("dedup-ingest");
+            || o.sections().contains("field-indexing") || o.sections().contains("verified") || o.sections().contains("dedup-ingest")
+            || o.sections().contains("report-default");
         if (needNode) {
             try (BenchNode node = BenchNode.start(work.resolve("node"), o.heap(), log)) {
                 report.nodeVersion = RealNodes.esVersion();
@@ -223,6 +229,17 @@ public final class Bench {
                         db.run(c.name(), docsOf.documents(c, 2 * (1 + o.indexRounds()) * batch), batch, o.indexRounds(), o.quick() ? 200 : 500);
                     }
                     db.cleanUp();
+                }
+                if (o.sections().contains("report-default")) {
+                    int[] sizes = o.reportDocs();
+                    log.info(String.format(Locale.ROOT, "== 8. the whole-index report at the default vs max_distance 6, %s texts ==",
+                        Arrays.toString(sizes)));
+                    DefaultReportBench rb = new DefaultReportBench(node, log);
+                    report.defaultReport = rb;
+                    for (int n : sizes) {
+                        rb.run(n, sizes[sizes.length - 1], 20261129L);
+                    }
+                    rb.cleanUp();
                 }
                 if (o.sections().contains("verified")) {
                     VerifiedBench vb = new VerifiedBench(node, log, o.warmup(), o.round());

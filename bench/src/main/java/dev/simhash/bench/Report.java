@@ -28,6 +28,7 @@ final class Report {
     IndexingBench indexing;
     FieldIndexingBench fieldIndexing;
     DedupIngestBench dedupIngest;
+    DefaultReportBench defaultReport;
     FieldWorkBench fieldWork;
 
     /** The plain (no fingerprint) result of a corpus in the indexing section. */
@@ -139,6 +140,19 @@ final class Report {
                 rows.add(new String[] { f("ingest through simhash_dedup (tag) >= 0.5x the same pipeline without it (%s, index of %,d)",
                     r.corpus(), r.baseDocs()), f("%.2fx (lookup p50 %s ms)", r.ratio(), ms(r.lookupP50Ms())),
                     r.ratio() >= 0.5 ? (r.baseDocs() >= 1_000_000 ? "met" : "met (below 1M)") : "missed" });
+            }
+        }
+        if (defaultReport != null) {
+            List<Integer> sizes = defaultReport.sizes();
+            for (int i = 1; i < sizes.size(); i++) {
+                int a = sizes.get(i - 1);
+                int b = sizes.get(i);
+                double docs = b / (double) a;
+                double time = defaultReport.bestDefault(b) / (double) defaultReport.bestDefault(a);
+                double allowed = 4.5 / 4 * docs;
+                rows.add(new String[] { f("default report: %.1fx the documents (%,d -> %,d) costs at most %.2fx the time", docs, a, b, allowed),
+                    f("%.2fx (%,d -> %,d ms)", time, defaultReport.bestDefault(a), defaultReport.bestDefault(b)),
+                    time <= allowed ? (b >= 4_000_000 ? "met" : "met (below 4M)") : "missed" });
             }
         }
         if (fingerprint != null) {
@@ -293,6 +307,9 @@ final class Report {
         }
         if (dedupIngest != null && !dedupIngest.results.isEmpty()) {
             dedupIngest.write(md);
+        }
+        if (defaultReport != null && !defaultReport.runs.isEmpty()) {
+            defaultReport.write(md);
         }
         if (quality != null && !quality.results.isEmpty()) {
             writeQuality(md, dir);
