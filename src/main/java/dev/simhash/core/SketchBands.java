@@ -62,6 +62,15 @@ public final class SketchBands {
         return key;
     }
 
+    /** The band values of the sketch at {@code sketch[offset..]} as numbers: band j's is {@code j << 40 | key}. */
+    public static long[] longValues(byte[] sketch, int offset) {
+        long[] values = new long[BANDS];
+        for (int j = 0; j < BANDS; j++) {
+            values[j] = ((long) j << (8 * KEY_BYTES)) | key(sketch, offset, j);
+        }
+        return values;
+    }
+
     /** How many band keys the sketches at {@code a[aOff..]} and {@code b[bOff..]} share. */
     public static int sharedBands(byte[] a, int aOff, byte[] b, int bOff) {
         int shared = 0;

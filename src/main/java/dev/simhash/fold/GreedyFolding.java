@@ -106,6 +106,120 @@ public final class GreedyFolding {
         return new GreedyFolding(repOf, dist, folded, Arrays.copyOf(reps, repCount), sim);
     }
 
+    /**
+     * Folds hits {@code 0 .. hashes.length-1} (rank order) by shared keys instead of a radius: a hit's candidates are the
+     * better-ranked representatives that share one of its keys ({@code keys[i]}; null: the hit has none and is always a
+     * representative that absorbs none), such as a sketch's band values; it joins the first of them, in rank order, whose
+     * pair with it {@code verifier} accepts. The representatives are found through a map from key to representatives, so a
+     * hit costs its keys' lookups and its candidates' checks, not a pass over every representative. The distance shown is
+     * that of the fingerprints (0 where a hit has none).
+     */
+    public static GreedyFolding foldByKeys(long[] hashes, boolean[] hasHash, long[][] keys, Verifier verifier) {
+        int n = hashes.length;
+        if (hasHash.length != n || keys.length != n) {
+            throw new IllegalArgumentException("hashes, hasHash and keys differ in length: " + n + ", " + hasHash.length + ", " + keys.length);
+        }
+        int[] repOf = new int[n];
+        int[] dist = new int[n];
+        int[] folded = new int[n];
+        int[] reps = new int[n];
+        double[] sim = new double[n];
+        int repCount = 0;
+        int totalKeys = 0;
+        for (long[] k : keys) {
+            totalKeys += k == null ? 0 : k.length;
+        }
+        RepresentativesByKey byKey = new RepresentativesByKey(totalKeys);
+        int[] candidates = new int[16];
+        for (int i = 0; i < n; i++) {
+            int joined = SELF;
+            long[] mine = keys[i];
+            if (mine != null) {
+                int found = 0;
+                for (long key : mine) {
+                    for (int e = byKey.first(key); e >= 0; e = byKey.next[e]) {
+                        if (found == candidates.length) {
+                            candidates = Arrays.copyOf(candidates, 2 * found);
+                        }
+                        candidates[found++] = byKey.rep[e];
+                    }
+                }
+                if (found > 1) {
+                    Arrays.sort(candidates, 0, found);
+                }
+                for (int k = 0; k < found && joined == SELF; k++) {
+                    int rep = candidates[k];
+                    if (k > 0 && rep == candidates[k - 1]) {
+                        continue;
+                    }
+                    double s = verifier.verify(i, rep);
+                    if (!Double.isNaN(s)) {
+                        joined = rep;
+                        sim[i] = s;
+                        dist[i] = hasHash[i] && hasHash[rep] ? SimHash.distance(hashes[i], hashes[rep]) : 0;
+                    }
+                }
+            }
+            repOf[i] = joined;
+            if (joined == SELF) {
+                sim[i] = 1;
+                reps[repCount++] = i;
+                if (mine != null) {
+                    for (long key : mine) {
+                        byKey.add(key, i);
+                    }
+                }
+            } else {
+                folded[joined]++;
+            }
+        }
+        return new GreedyFolding(repOf, dist, folded, Arrays.copyOf(reps, repCount), sim);
+    }
+
+    /**
+     * The representatives of each key: an open-addressing table of keys, each slot the head of a linked list of entries
+     * (no boxing, one allocation per array: a window's fold allocates a few arrays, not an object per key).
+     */
+    private static final class RepresentativesByKey {
+        private final long[] slotKey;
+        private final int[] slotHead; // entry + 1; 0: empty slot
+        private final int mask;
+        final int[] rep;
+        final int[] next;
+        private int entries;
+
+        RepresentativesByKey(int maxEntries) {
+            int slots = Integer.highestOneBit(Math.max(16, maxEntries) * 2);
+            slotKey = new long[slots];
+            slotHead = new int[slots];
+            mask = slots - 1;
+            rep = new int[Math.max(1, maxEntries)];
+            next = new int[Math.max(1, maxEntries)];
+        }
+
+        private int slot(long key) {
+            int s = (int) ((key * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+            while (slotHead[s] != 0 && slotKey[s] != key) {
+                s = (s + 1) & mask;
+            }
+            return s;
+        }
+
+        /** The first entry of {@code key}'s list, or -1. */
+        int first(long key) {
+            return slotHead[slot(key)] - 1;
+        }
+
+        void add(long key, int representative) {
+            int s = slot(key);
+            int e = entries++;
+            rep[e] = representative;
+            next[e] = slotHead[s] - 1;
+            slotKey[s] = key;
+            slotHead[s] = e + 1;
+        }
+    }
+
     /** Number of hits folded. */
     public int size() {
         return representativeOf.length;

@@ -1,7 +1,7 @@
 package dev.simhash.fold;
 
 import dev.simhash.compat.CompatIndices;
-import dev.simhash.core.SimHash;
+import dev.simhash.core.SketchBands;
 import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.neardup.FingerprintMappings;
 import dev.simhash.neardup.FingerprintMappings.Fingerprints;
@@ -250,11 +250,20 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
             hashes[i] = h == null ? 0 : h;
         }
         Verification verification = sketches == null ? null : fold.verification();
-        // by the bands every representative is a candidate whose sketch shares a band, whatever the fingerprints' distance
-        int radius = verification != null && verification.byBands() ? SimHash.BITS : fold.maxDistance();
-        GreedyFolding folding = GreedyFolding.fold(hashes, hasHash, radius, verification == null ? null : (i, rep) ->
-            sketches[i] != null && sketches[rep] != null && verification.accepts(sketches[i], 0, sketches[rep], 0)
-                ? Verification.similarity(sketches[i], 0, sketches[rep], 0) : Double.NaN);
+        GreedyFolding.Verifier verifier = verification == null ? null : (i, rep) ->
+            sketches[i] != null && sketches[rep] != null && verification.linked(sketches[i], 0, sketches[rep], 0)
+                ? Verification.similarity(sketches[i], 0, sketches[rep], 0) : Double.NaN;
+        GreedyFolding folding;
+        if (verification != null && verification.byBands()) {
+            // candidates share a band value, whatever the fingerprints' distance (a hit without a fingerprint has none)
+            long[][] keys = new long[hits.length][];
+            for (int i = 0; i < hits.length; i++) {
+                keys[i] = hasHash[i] && sketches[i] != null ? SketchBands.longValues(sketches[i], 0) : null;
+            }
+            folding = GreedyFolding.foldByKeys(hashes, hasHash, keys, verifier);
+        } else {
+            folding = GreedyFolding.fold(hashes, hasHash, fold.maxDistance(), verifier);
+        }
         int[] reps = folding.representatives();
         List<FoldResponse.Representative> page = new ArrayList<>();
         int end = (int) Math.min(reps.length, (long) request.from() + request.size());

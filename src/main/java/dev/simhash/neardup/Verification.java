@@ -48,14 +48,6 @@ public record Verification(double minSimilarity, int radius, int minEqualBins) {
         return SketchBands.covers(minSimilarity) ? "bands" : "radius";
     }
 
-    /**
-     * Whether the sketches at {@code a[aOff..]} and {@code b[bOff..]} are a candidate pair by the bands (by the radius, the
-     * caller checks the fingerprints) that is similar enough to link.
-     */
-    public boolean accepts(byte[] a, int aOff, byte[] b, int bOff) {
-        return (!byBands() || SketchBands.sharedBands(a, aOff, b, bOff) > 0) && linked(a, aOff, b, bOff);
-    }
-
     /** Whether the sketches at {@code a[aOff..]} and {@code b[bOff..]} are similar enough to link their documents. */
     public boolean linked(byte[] a, int aOff, byte[] b, int bOff) {
         return SKETCH.equalBins(a, aOff, b, bOff) >= minEqualBins;

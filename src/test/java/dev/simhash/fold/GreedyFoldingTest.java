@@ -37,6 +37,80 @@ class GreedyFoldingTest {
         return repOf;
     }
 
+    /** Reference of the fold by keys: a hit joins the first earlier representative that shares a key and verifies. */
+    static int[] referenceByKeys(long[][] keys, GreedyFolding.Verifier verifier) {
+        int[] repOf = new int[keys.length];
+        List<Integer> reps = new ArrayList<>();
+        for (int i = 0; i < keys.length; i++) {
+            repOf[i] = GreedyFolding.SELF;
+            for (int rep : reps) {
+                if (keys[i] != null && keys[rep] != null && shareAKey(keys[i], keys[rep]) && !Double.isNaN(verifier.verify(i, rep))) {
+                    repOf[i] = rep;
+                    break;
+                }
+            }
+            if (repOf[i] == GreedyFolding.SELF) {
+                reps.add(i);
+            }
+        }
+        return repOf;
+    }
+
+    static boolean shareAKey(long[] a, long[] b) {
+        for (long x : a) {
+            for (long y : b) {
+                if (x == y) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void foldByKeysEqualsTheReferenceOnRandomRankedLists() {
+        Random random = new Random(23);
+        int folded = 0;
+        int skippedUnverified = 0;
+        for (int round = 0; round < 200; round++) {
+            int n = 1 + random.nextInt(400);
+            int values = 2 + random.nextInt(60);
+            long[][] keys = new long[n][];
+            long[] hashes = new long[n];
+            boolean[] hasHash = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                hashes[i] = random.nextLong();
+                hasHash[i] = random.nextInt(15) != 0;
+                if (hasHash[i]) {
+                    keys[i] = new long[1 + random.nextInt(4)];
+                    for (int k = 0; k < keys[i].length; k++) {
+                        keys[i][k] = random.nextInt(values);
+                    }
+                }
+            }
+            // a pair verifies when a hash-derived coin says so: some candidates are rejected, in no particular order
+            GreedyFolding.Verifier verifier = (i, rep) -> ((hashes[i] ^ hashes[rep]) & 3) != 0 ? 0.9 : Double.NaN;
+            GreedyFolding f = GreedyFolding.foldByKeys(hashes, hasHash, keys, verifier);
+            int[] expected = referenceByKeys(keys, verifier);
+            for (int i = 0; i < n; i++) {
+                assertEquals(expected[i], f.representativeOf(i), "round " + round + ", hit " + i);
+                int rep = f.representativeOf(i);
+                if (rep != GreedyFolding.SELF) {
+                    assertEquals(SimHash.distance(hashes[i], hashes[rep]), f.distance(i));
+                    assertEquals(0.9, f.similarity(i));
+                    folded++;
+                    for (int earlier = 0; earlier < rep; earlier++) {
+                        if (f.representativeOf(earlier) == GreedyFolding.SELF && keys[earlier] != null && shareAKey(keys[i], keys[earlier])) {
+                            skippedUnverified++;
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(folded > 1000, "folds happen: " + folded);
+        assertTrue(skippedUnverified > 50, "earlier candidates that did not verify were passed over: " + skippedUnverified);
+    }
+
     @Test
     void equalsTheReferenceAndSatisfiesTheRuleOnRandomRankedLists() {
         Random random = new Random(17);

@@ -31,7 +31,7 @@ public final class Bench {
                    int waitIdleMinutes, boolean indexSmartcn, int fieldDocs, boolean profile, int dedupDocs, int[] reportDocs) {}
 
     static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing", "field-indexing", "field-work",
-        "verified", "dedup-ingest", "report-default", "accumulator");
+        "verified", "dedup-ingest", "report-default", "fold-work", "accumulator");
 
     private Bench() {}
 
@@ -150,6 +150,15 @@ public final class Bench {
             }
             log.info("(checksum " + Long.toHexString(ab.sink) + ")");
             report.accumulator = ab;
+        }
+        if (o.sections().contains("fold-work")) {
+            log.info("== 9. the fold's own work at min_similarity 0.8: by the candidate radius vs by the sketch's bands (one thread) ==");
+            FoldWorkBench fw = new FoldWorkBench(log, o.fpSeconds(), o.fpPasses());
+            for (int window : new int[] { 100, 1_000, 10_000 }) {
+                fw.run(window, 20261129L + window);
+            }
+            log.info("(checksum " + Long.toHexString(fw.sink) + ")");
+            report.foldWork = fw;
         }
         if (o.sections().contains("field-work")) {
             log.info("== 3c. the simhash field's own work per document, with and without the sketch (one thread, no node running) ==");

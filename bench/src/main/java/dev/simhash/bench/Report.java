@@ -29,6 +29,7 @@ final class Report {
     FieldIndexingBench fieldIndexing;
     DedupIngestBench dedupIngest;
     DefaultReportBench defaultReport;
+    FoldWorkBench foldWork;
     FieldWorkBench fieldWork;
 
     /** The plain (no fingerprint) result of a corpus in the indexing section. */
@@ -153,6 +154,13 @@ final class Report {
                 rows.add(new String[] { f("default report: %.1fx the documents (%,d -> %,d) costs at most %.2fx the time", docs, a, b, allowed),
                     f("%.2fx (%,d -> %,d ms)", time, defaultReport.bestDefault(a), defaultReport.bestDefault(b)),
                     time <= allowed ? (b >= 4_000_000 ? "met" : "met (below 4M)") : "missed" });
+            }
+        }
+        if (foldWork != null) {
+            for (FoldWorkBench.Result r : foldWork.results) {
+                double ratio = r.bandsMicros() / r.radiusMicros();
+                rows.add(new String[] { f("fold at the default by bands no slower than by the radius (window %,d)", r.window()),
+                    f("%.2fx (%s vs %s µs)", ratio, f("%,.1f", r.bandsMicros()), f("%,.1f", r.radiusMicros())), ratio <= 1 ? "met" : "missed" });
             }
         }
         if (fingerprint != null) {
@@ -310,6 +318,9 @@ final class Report {
         }
         if (defaultReport != null && !defaultReport.runs.isEmpty()) {
             defaultReport.write(md);
+        }
+        if (foldWork != null && !foldWork.results.isEmpty()) {
+            foldWork.write(md);
         }
         if (quality != null && !quality.results.isEmpty()) {
             writeQuality(md, dir);
