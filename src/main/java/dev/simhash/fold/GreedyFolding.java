@@ -181,8 +181,8 @@ public final class GreedyFolding {
      * (no boxing, one allocation per array: a window's fold allocates a few arrays, not an object per key).
      */
     private static final class RepresentativesByKey {
-        private final long[] slotKey;
-        private final int[] slotHead; // entry + 1; 0: empty slot
+        // slot s is table[2s] (its key) and table[2s + 1] (its first entry + 1; 0: empty): one cache line holds both
+        private final long[] table;
         private final int mask;
         final int[] rep;
         final int[] next;
@@ -190,8 +190,7 @@ public final class GreedyFolding {
 
         RepresentativesByKey(int maxEntries) {
             int slots = Integer.highestOneBit(Math.max(16, maxEntries) * 2);
-            slotKey = new long[slots];
-            slotHead = new int[slots];
+            table = new long[2 * slots];
             mask = slots - 1;
             rep = new int[Math.max(1, maxEntries)];
             next = new int[Math.max(1, maxEntries)];
@@ -199,7 +198,7 @@ public final class GreedyFolding {
 
         private int slot(long key) {
             int s = (int) ((key * 0x9E3779B97F4A7C15L) >>> 40) & mask;
-            while (slotHead[s] != 0 && slotKey[s] != key) {
+            while (table[2 * s + 1] != 0 && table[2 * s] != key) {
                 s = (s + 1) & mask;
             }
             return s;
@@ -207,16 +206,16 @@ public final class GreedyFolding {
 
         /** The first entry of {@code key}'s list, or -1. */
         int first(long key) {
-            return slotHead[slot(key)] - 1;
+            return (int) table[2 * slot(key) + 1] - 1;
         }
 
         void add(long key, int representative) {
             int s = slot(key);
             int e = entries++;
             rep[e] = representative;
-            next[e] = slotHead[s] - 1;
-            slotKey[s] = key;
-            slotHead[s] = e + 1;
+            next[e] = (int) table[2 * s + 1] - 1;
+            table[2 * s] = key;
+            table[2 * s + 1] = e + 1;
         }
     }
 

@@ -13,16 +13,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -46,22 +42,19 @@ class VerifiedFoldIT {
 
     static final String INDEX = "verified-fold";
     static final String PLAIN = "verified-fold-plain";
-    /** From this threshold on, candidates come from the sketch's bands (docs/spec/minhash-v1.md, "Candidates"). */
-    static final double BANDS_FROM = 0.78;
+    static final double BANDS_FROM = VerifiedCorpus.BANDS_FROM;
 
     private final Rest rest;
-    /** Texts by id, in rank order (the rank field sorts them). */
-    private final Map<String, String> texts = new HashMap<>();
-    private final List<String> ids = new ArrayList<>();
+    private final VerifiedCorpus corpus = new VerifiedCorpus(20261126);
+    /** Texts by id, and ids in rank order (the rank field sorts them). */
+    private final Map<String, String> texts = corpus.texts;
+    private final List<String> ids = corpus.ids;
 
     VerifiedFoldIT(Rest rest) {
         this.rest = rest;
     }
 
-    /**
-     * Base texts of 60 words from a small vocabulary, each with variants that replace 1 to 30 words (shingle similarity from
-     * near 1 to well below any threshold tested), some exact copies, and unrelated texts.
-     */
+    /** The corpus in a 3-shard index with sketches and in a 1-shard index without. */
     @BeforeAll
     void load() {
         rest.delete("/verified-fold*");
@@ -71,66 +64,11 @@ class VerifiedFoldIT {
                "body": {"type": "text", "fields": {"simhash": {"type": "simhash"%s}}}}}}""";
         rest.ok("PUT", "/" + INDEX, mapping.formatted(3, ""));
         rest.ok("PUT", "/" + PLAIN, mapping.formatted(1, ", \"sketch\": \"none\""));
-        Random random = new Random(20261126);
-        List<String> vocabulary = new ArrayList<>();
-        for (int i = 0; i < 400; i++) {
-            StringBuilder w = new StringBuilder();
-            int len = 3 + random.nextInt(6);
-            for (int k = 0; k < len; k++) {
-                w.append((char) ('a' + random.nextInt(26)));
-            }
-            vocabulary.add(w.toString());
-        }
-        List<String> corpus = new ArrayList<>();
-        int[] edits = { 0, 1, 2, 3, 4, 6, 8, 12, 20, 30 };
-        for (int b = 0; b < 30; b++) {
-            List<String> base = new ArrayList<>();
-            for (int i = 0; i < 60; i++) {
-                base.add(vocabulary.get(random.nextInt(vocabulary.size())));
-            }
-            corpus.add(String.join(" ", base));
-            int variants = 2 + random.nextInt(6);
-            List<String> previous = base;
-            for (int v = 0; v < variants; v++) {
-                // some variants edit the previous variant (chains), the others the base
-                List<String> from = random.nextBoolean() ? previous : base;
-                List<String> copy = new ArrayList<>(from);
-                int n = edits[random.nextInt(edits.length)];
-                for (int e = 0; e < n; e++) {
-                    copy.set(random.nextInt(copy.size()), vocabulary.get(random.nextInt(vocabulary.size())));
-                }
-                corpus.add(String.join(" ", copy));
-                previous = copy;
-            }
-        }
-        for (int i = 0; i < 40; i++) {
-            List<String> words = new ArrayList<>();
-            for (int k = 0; k < 60; k++) {
-                words.add(vocabulary.get(random.nextInt(vocabulary.size())));
-            }
-            corpus.add(String.join(" ", words));
-        }
-        // rank order unrelated to the corpus order, so representatives are not simply the bases
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < corpus.size(); i++) {
-            order.add(i);
-        }
-        java.util.Collections.shuffle(order, random);
-        StringBuilder bulk = new StringBuilder();
-        StringBuilder plain = new StringBuilder();
-        for (int rank = 0; rank < order.size(); rank++) {
-            String id = String.format(Locale.ROOT, "d%03d", order.get(rank));
-            String text = corpus.get(order.get(rank));
-            texts.put(id, text);
-            ids.add(id);
-            String doc = toJson(ordered("rank", rank, "body", text)) + "\n";
-            bulk.append(toJson(Map.of("index", Map.of("_id", id)))).append('\n').append(doc);
-            plain.append(toJson(Map.of("index", Map.of("_id", id)))).append('\n').append(doc);
-        }
-        Rest.Answer a = rest.bulk("/" + INDEX + "/_bulk?refresh=true", bulk.toString());
+        String bulk = corpus.bulk();
+        Rest.Answer a = rest.bulk("/" + INDEX + "/_bulk?refresh=true", bulk);
         assertEquals(200, a.status(), a.toString());
         assertEquals(Boolean.FALSE, a.at("errors"), a.body());
-        rest.bulk("/" + PLAIN + "/_bulk?refresh=true", plain.toString());
+        rest.bulk("/" + PLAIN + "/_bulk?refresh=true", bulk);
     }
 
     @AfterAll
@@ -139,33 +77,15 @@ class VerifiedFoldIT {
     }
 
     long hash(String id) {
-        OptionalLong h = SimHashV2.fingerprint(texts.get(id), 1);
-        return h.orElseThrow();
+        return corpus.hash(id);
     }
 
     double similarity(String a, String b) {
-        return MinHashSketch.V1.similarity(MinHashSketch.V1.sketch(texts.get(a)), MinHashSketch.V1.sketch(texts.get(b)));
-    }
-
-    /** Whether two texts' minhash-v1 sketches share a band key (the 14 keys of 5 bytes after the 64 bytes of bins). */
-    boolean shareABand(String a, String b) {
-        byte[] x = MinHashSketch.V1.sketch(texts.get(a));
-        byte[] y = MinHashSketch.V1.sketch(texts.get(b));
-        for (int at = 64; at < x.length; at += 5) {
-            if (Arrays.equals(x, at, at + 5, y, at, at + 5)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The candidate rule of the contract: a shared band from 0.78 on, below it the threshold's fingerprint radius. */
-    boolean candidates(String a, String b, int radius, double s) {
-        return s >= BANDS_FROM ? shareABand(a, b) : SimHash.distance(hash(a), hash(b)) <= radius;
+        return corpus.similarity(a, b);
     }
 
     boolean linked(String a, String b, int radius, double s) {
-        return candidates(a, b, radius, s) && similarity(a, b) >= s;
+        return corpus.linked(a, b, radius, s);
     }
 
     /** One folded hit: its id, how many it absorbed, and its listed members as id@distance@similarity. */
@@ -247,7 +167,7 @@ class VerifiedFoldIT {
         boolean apart = false;
         for (int i = 0; i < ids.size() && !apart; i++) {
             for (int j = i + 1; j < ids.size() && !apart; j++) {
-                apart = shareABand(ids.get(i), ids.get(j)) && similarity(ids.get(i), ids.get(j)) < 0.8;
+                apart = corpus.shareABand(ids.get(i), ids.get(j)) && similarity(ids.get(i), ids.get(j)) < 0.8;
             }
         }
         assertTrue(apart, "the corpus has candidate pairs below the threshold");
@@ -312,51 +232,12 @@ class VerifiedFoldIT {
         }
     }
 
-    /** Connected components of the verified pairs, groups of two or more, as sets of ids. */
     Set<Set<String>> clientGroups(double s) {
-        int radius = CandidateRadius.radius(s);
-        Map<String, Integer> label = new HashMap<>();
-        Set<Set<String>> groups = new HashSet<>();
-        for (String start : ids) {
-            if (label.containsKey(start)) {
-                continue;
-            }
-            Set<String> group = new TreeSet<>();
-            ArrayDeque<String> queue = new ArrayDeque<>(List.of(start));
-            label.put(start, 0);
-            while (!queue.isEmpty()) {
-                String a = queue.poll();
-                group.add(a);
-                for (String b : ids) {
-                    if (!label.containsKey(b) && linked(a, b, radius, s)) {
-                        label.put(b, 0);
-                        queue.add(b);
-                    }
-                }
-            }
-            if (group.size() > 1) {
-                groups.add(group);
-            }
-        }
-        return groups;
+        return corpus.clientGroups(s);
     }
 
-    @SuppressWarnings("unchecked")
     Set<Set<String>> reportGroups(Map<String, Object> response, double s) {
-        Set<Set<String>> out = new HashSet<>();
-        for (Map<String, Object> g : (List<Map<String, Object>>) response.get("groups")) {
-            String rep = (String) ((Map<String, Object>) g.get("representative")).get("_id");
-            Set<String> members = new TreeSet<>();
-            for (Map<String, Object> m : (List<Map<String, Object>>) g.get("members")) {
-                String id = (String) m.get("_id");
-                members.add(id);
-                assertEquals(similarity(id, rep), ((Number) m.get("similarity")).doubleValue(), "similarity of " + id + " to " + rep);
-            }
-            assertTrue(members.contains(rep), g.toString());
-            assertEquals(((Number) g.get("size")).intValue(), members.size());
-            out.add(members);
-        }
-        return out;
+        return corpus.reportGroups(response);
     }
 
     @Test
