@@ -5,9 +5,7 @@ import dev.simhash.neardup.Verification;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
@@ -33,15 +31,7 @@ class BandComponentsTest {
     private static final int BANDS = 14;
 
     static NearDuplicateComponents.Sketches sketches(byte[][] perDoc, Verification v) {
-        byte[] all = new byte[perDoc.length * BYTES];
-        BitSet present = new BitSet();
-        for (int d = 0; d < perDoc.length; d++) {
-            if (perDoc[d] != null) {
-                System.arraycopy(perDoc[d], 0, all, d * BYTES, BYTES);
-                present.set(d);
-            }
-        }
-        return new NearDuplicateComponents.Sketches(all, present, BYTES, v::linked);
+        return VerifiedLinkingTest.sketches(perDoc, v);
     }
 
     static boolean shareABand(byte[] a, byte[] b) {
@@ -56,28 +46,8 @@ class BandComponentsTest {
 
     /** The rule written literally: BFS over all pairs that share a band and whose estimated similarity reaches the threshold. */
     static int[] bruteForce(byte[][] perDoc, double s) {
-        int n = perDoc.length;
-        int[] label = new int[n];
-        Arrays.fill(label, -1);
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
-        for (int start = 0; start < n; start++) {
-            if (label[start] >= 0) {
-                continue;
-            }
-            label[start] = start;
-            queue.add(start);
-            while (!queue.isEmpty()) {
-                int a = queue.poll();
-                for (int b = 0; b < n; b++) {
-                    if (label[b] < 0 && perDoc[a] != null && perDoc[b] != null && shareABand(perDoc[a], perDoc[b])
-                        && MinHashSketch.V1.similarity(perDoc[a], perDoc[b]) >= s) {
-                        label[b] = start;
-                        queue.add(b);
-                    }
-                }
-            }
-        }
-        return label;
+        return NearDuplicateComponentsTest.components(perDoc.length, (a, b) -> perDoc[a] != null && perDoc[b] != null
+            && shareABand(perDoc[a], perDoc[b]) && MinHashSketch.V1.similarity(perDoc[a], perDoc[b]) >= s);
     }
 
     /**

@@ -31,7 +31,14 @@ class NearDuplicateComponentsTest {
 
     /** Brute force: BFS over all pairs; each document labelled with the smallest document index of its component. */
     static int[] bruteForce(long[] hashes, int r) {
-        int n = hashes.length;
+        return components(hashes.length, (a, b) -> SimHash.distance(hashes[a], hashes[b]) <= r);
+    }
+
+    /**
+     * The components of the graph whose edges are the pairs {@code linked} accepts, found by a breadth-first search over all
+     * pairs; each document labelled with the smallest document index of its component.
+     */
+    static int[] components(int n, java.util.function.BiPredicate<Integer, Integer> linked) {
         int[] label = new int[n];
         Arrays.fill(label, -1);
         ArrayDeque<Integer> queue = new ArrayDeque<>();
@@ -44,7 +51,7 @@ class NearDuplicateComponentsTest {
             while (!queue.isEmpty()) {
                 int a = queue.poll();
                 for (int b = 0; b < n; b++) {
-                    if (label[b] < 0 && SimHash.distance(hashes[a], hashes[b]) <= r) {
+                    if (label[b] < 0 && linked.test(a, b)) {
                         label[b] = s;
                         queue.add(b);
                     }

@@ -8,7 +8,6 @@ import dev.simhash.neardup.Verification;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
@@ -57,28 +56,8 @@ class VerifiedLinkingTest {
 
     /** The rule written literally: BFS over all pairs within the radius whose estimated similarity reaches the threshold. */
     static int[] bruteForce(long[] hashes, byte[][] perDoc, int r, double s) {
-        int n = hashes.length;
-        int[] label = new int[n];
-        Arrays.fill(label, -1);
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
-        for (int start = 0; start < n; start++) {
-            if (label[start] >= 0) {
-                continue;
-            }
-            label[start] = start;
-            queue.add(start);
-            while (!queue.isEmpty()) {
-                int a = queue.poll();
-                for (int b = 0; b < n; b++) {
-                    if (label[b] < 0 && perDoc[a] != null && perDoc[b] != null && SimHash.distance(hashes[a], hashes[b]) <= r
-                        && MinHashSketch.V1.similarity(perDoc[a], perDoc[b]) >= s) {
-                        label[b] = start;
-                        queue.add(b);
-                    }
-                }
-            }
-        }
-        return label;
+        return NearDuplicateComponentsTest.components(hashes.length, (a, b) -> perDoc[a] != null && perDoc[b] != null
+            && SimHash.distance(hashes[a], hashes[b]) <= r && MinHashSketch.V1.similarity(perDoc[a], perDoc[b]) >= s);
     }
 
     @Test

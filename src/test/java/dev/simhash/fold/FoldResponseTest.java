@@ -119,18 +119,24 @@ public class FoldResponseTest extends ESTestCase {
         return b;
     }
 
-    public void testWithSketchesFoldsOnlyVerifiedPairsAndShowsTheirSimilarity() throws IOException {
-        // a; c 1 bit from a but a different text (its sketch far from a's); e 2 bits from a, 40 bins of 512 differ (0.84375)
-        SearchHit[] hits = { hit(0, "a", A, 4f), hit(1, "c", A ^ 1, 2f), hit(2, "e", A ^ 3, 0.5f) };
-        byte[][] sketches = { sketch(0, 0), sketch(0, 256), sketch(0, 40) };
+    /** Folds the hits (one shard's response) with their sketches at {@code threshold}, window 100, up to 5 members listed. */
+    private FoldResponse foldVerified(SearchHit[] hits, byte[][] sketches, double threshold) {
         SearchResponse search = new SearchResponse(searchHits(hits, null, Float.NaN), null, null, false, null, null, 1, null, 1,
             1, 0, 7, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
-        FoldParams params = new FoldParams("simhash", 3, true, null, false, 100, false, 5).withVerification(Verification.of(0.8), true);
+        FoldParams params = new FoldParams("simhash", 3, true, null, false, 100, false, 5).withVerification(Verification.of(threshold), true);
         FoldRequest request = new FoldRequest(new SearchRequest("news"), params);
         FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
             FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, false, null, sketches, System.nanoTime());
         search.decRef();
         releaseHits();
+        return folded;
+    }
+
+    public void testWithSketchesFoldsOnlyVerifiedPairsAndShowsTheirSimilarity() throws IOException {
+        // a; c 1 bit from a but a different text (its sketch far from a's); e 2 bits from a, 40 bins of 512 differ (0.84375)
+        SearchHit[] hits = { hit(0, "a", A, 4f), hit(1, "c", A ^ 1, 2f), hit(2, "e", A ^ 3, 0.5f) };
+        byte[][] sketches = { sketch(0, 0), sketch(0, 256), sketch(0, 40) };
+        FoldResponse folded = foldVerified(hits, sketches, 0.8);
         try {
             assertEquals("a and c stay apart: candidates (their sketches share bands), below the threshold", 2, folded.groups());
             String json = Strings.toString(folded).replaceFirst("\"took\":\\d+", "\"took\":0");
@@ -155,15 +161,7 @@ public class FoldResponseTest extends ESTestCase {
         for (double threshold : new double[] { 0.8, 0.7 }) {
             SearchHit[] hits = { hit(0, "a", A, 4f), hit(1, "f", ~A, 2f), hit(2, "g", A ^ 1, 1f) };
             byte[][] sketches = { sketch(0, 0), sketch(0, 0), g };
-            SearchResponse search = new SearchResponse(searchHits(hits, null, Float.NaN), null, null, false, null, null, 1, null, 1,
-                1, 0, 7, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
-            FoldParams params = new FoldParams("simhash", 3, true, null, false, 100, false, 5).withVerification(Verification.of(threshold),
-                true);
-            FoldRequest request = new FoldRequest(new SearchRequest("news"), params);
-            FoldResponse folded = TransportFoldAction.fold(search, request, request.fold(),
-                FingerprintMappings.Fingerprints.of("simhash", false, Set.of()), false, false, null, sketches, System.nanoTime());
-            search.decRef();
-            releaseHits();
+            FoldResponse folded = foldVerified(hits, sketches, threshold);
             try {
                 String json = Strings.toString(folded);
                 if (threshold == 0.8) {
