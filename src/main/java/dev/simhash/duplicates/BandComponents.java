@@ -39,12 +39,14 @@ final class BandComponents {
     private BandComponents() {}
 
     /**
-     * Heap held at the peak for {@code n} documents, besides their fingerprints and sketches: the sort array of one band and
-     * its counts (8 bytes per document), the union-find with its group count (12), then the numbering (the sorted copy of
-     * the fingerprints, the order and their radix buffers 24, the order buffer by sketch 4, and the component arrays 20).
+     * Heap held at the peak for {@code n} documents, besides their fingerprints and sketches: an upper bound, charged to a
+     * circuit breaker before grouping. Throughout: the union-find with its group count (12 bytes per document) and the
+     * documents that have a sketch (4); while joining, one band's sort array (8) and its counts; while numbering, the sorted
+     * copy of the fingerprints, the order and their radix buffers (24), the order buffer by sketch (4), and the component
+     * arrays (at most 24).
      */
     static long estimateBytes(int n) {
-        return 12L * n + Math.max(8L * n + (1L << TOP_BITS) * Integer.BYTES, 48L * n + (1L << TOP_BITS) * Integer.BYTES);
+        return 16L * n + Math.max(8L * n, 52L * n) + 2 * ((1L << TOP_BITS) + 1) * Integer.BYTES;
     }
 
     /**

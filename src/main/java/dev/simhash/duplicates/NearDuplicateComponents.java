@@ -55,7 +55,7 @@ public final class NearDuplicateComponents {
     public record Sketches(byte[] bytes, BitSet present, int size, SketchTest test) {}
 
     NearDuplicateComponents(int[] componentOf, int[] componentSize, long[] componentMinHash, int[] representative,
-                                    long comparisons, long hotBuckets) {
+                            long comparisons, long hotBuckets) {
         this.componentOf = componentOf;
         this.componentSize = componentSize;
         this.componentMinHash = componentMinHash;
