@@ -3,6 +3,8 @@ package dev.simhash.duplicates;
 import dev.simhash.core.SketchBands;
 
 import java.util.Arrays;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongConsumer;
 
 /**
@@ -39,46 +41,99 @@ final class BandComponents {
     private BandComponents() {}
 
     /**
-     * Heap held at the peak for {@code n} documents, besides their fingerprints and sketches: an upper bound, charged to a
-     * circuit breaker before grouping. Throughout: the union-find with its group count (12 bytes per document) and the
-     * documents that have a sketch (4); while joining, one band's sort array (8) and its counts; while numbering, the sorted
-     * copy of the fingerprints, the order and their radix buffers (24), the order buffer by sketch (4), and the component
-     * arrays (at most 24).
+     * Heap held at the peak for {@code n} documents joined in {@code parallelism} threads, besides their fingerprints and
+     * sketches: an upper bound, charged to a circuit breaker before grouping. Throughout: the documents that have a sketch (4
+     * bytes per document) and the first thread's union-find with its group count (12); while joining, per thread a band's
+     * sort array (8), and per extra thread a union-find (8); while numbering, the sorted copy of the fingerprints, the order
+     * and their radix buffers (24), the order buffer by sketch (4), and the component arrays (at most 24).
      */
-    static long estimateBytes(int n) {
-        return 16L * n + Math.max(8L * n, 52L * n) + 2 * ((1L << TOP_BITS) + 1) * Integer.BYTES;
+    static long estimateBytes(int n, int parallelism) {
+        int threads = Math.max(1, Math.min(parallelism, SketchBands.BANDS));
+        return 16L * n + Math.max(16L * threads * n - 8L * n, 52L * n) + (threads + 1L) * ((1L << TOP_BITS) + 1) * Integer.BYTES;
     }
 
     /**
      * Groups documents {@code 0 .. hashes.length-1}: document d's sketch is in {@code sketches} when it has one (documents
-     * without one are groups of their own).
+     * without one are groups of their own). The bands are joined in up to {@code parallelism} threads (the caller's and
+     * tasks on {@code executor}), each with its own union-find, merged at the end; the result is the same for every
+     * parallelism.
      *
      * @param cancellationCheck called between bands and every {@link NearDuplicateComponents#CHECK_EVERY} checks; throws to abort
-     * @param groupsProgress    told the number of groups (components of two or more documents) found so far
+     * @param groupsProgress    told the number of groups (components of two or more documents) found so far (by the first
+     *                          thread: a lower bound while several run)
      */
     static NearDuplicateComponents find(long[] hashes, NearDuplicateComponents.Sketches sketches, Runnable cancellationCheck,
-                                        LongConsumer groupsProgress) {
-        return find(hashes, sketches, cancellationCheck, groupsProgress, NearDuplicateComponents.CHECK_EVERY);
+                                        LongConsumer groupsProgress, Executor executor, int parallelism) {
+        return find(hashes, sketches, cancellationCheck, groupsProgress, executor, parallelism, NearDuplicateComponents.CHECK_EVERY);
     }
 
     static NearDuplicateComponents find(long[] hashes, NearDuplicateComponents.Sketches sketches, Runnable cancellationCheck,
-                                        LongConsumer groupsProgress, long checkEvery) {
+                                        LongConsumer groupsProgress, Executor executor, int parallelism, long checkEvery) {
         int n = hashes.length;
-        byte[] bytes = sketches.bytes();
-        int size = sketches.size();
         int[] withSketch = sketches.present().stream().toArray();
-        int m = withSketch.length;
-        NearDuplicateComponents.UnionFind uf = new NearDuplicateComponents.UnionFind(n);
+        int threads = executor == null ? 1 : Math.max(1, Math.min(parallelism, SketchBands.BANDS));
+        AtomicBoolean aborted = new AtomicBoolean();
+        Joiner[] joiners = new Joiner[threads];
+        for (int t = 0; t < threads; t++) {
+            joiners[t] = new Joiner(n, withSketch, sketches, cancellationCheck, checkEvery, aborted);
+        }
+        Joiner first = joiners[0];
         int[] docsOfNode = new int[n];
         Arrays.fill(docsOfNode, 1);
-        uf.trackGroups(docsOfNode);
-        long[] entries = new long[m];
-        int[] start = new int[(1 << TOP_BITS) + 1];
+        first.uf.trackGroups(docsOfNode);
+        first.progress = () -> groupsProgress.accept(first.uf.groups);
+        new NearDuplicateComponents.Parts(threads, part -> {
+            for (int band = part; band < SketchBands.BANDS; band += threads) {
+                joiners[part].join(band);
+            }
+        }, aborted).run(executor);
+        NearDuplicateComponents.UnionFind uf = first.uf;
         long comparisons = 0;
         long hot = 0;
-        long nextCheck = checkEvery;
-        for (int band = 0; band < SketchBands.BANDS; band++) {
-            cancellationCheck.run();
+        for (Joiner j : joiners) {
+            if (j != first) {
+                uf.absorb(j.uf);
+            }
+            comparisons += j.comparisons;
+            hot += j.hot;
+        }
+        Arrays.fill(joiners, null);
+        cancellationCheck.run();
+        groupsProgress.accept(uf.groups);
+        return number(hashes, sketches, uf, comparisons, hot);
+    }
+
+    /** Joins bands in one thread: its own sort array and union-find. */
+    private static final class Joiner {
+        final NearDuplicateComponents.UnionFind uf;
+        private final int[] withSketch;
+        private final NearDuplicateComponents.Sketches sketches;
+        private final Runnable cancellationCheck;
+        private final long checkEvery;
+        private final AtomicBoolean aborted;
+        private final long[] entries;
+        private final int[] start = new int[(1 << TOP_BITS) + 1];
+        Runnable progress = () -> {};
+        long comparisons;
+        long hot;
+        private long nextCheck;
+
+        Joiner(int n, int[] withSketch, NearDuplicateComponents.Sketches sketches, Runnable cancellationCheck, long checkEvery,
+               AtomicBoolean aborted) {
+            this.uf = new NearDuplicateComponents.UnionFind(n);
+            this.withSketch = withSketch;
+            this.sketches = sketches;
+            this.cancellationCheck = cancellationCheck;
+            this.checkEvery = checkEvery;
+            this.aborted = aborted;
+            this.entries = new long[withSketch.length];
+            this.nextCheck = checkEvery;
+        }
+
+        void join(int band) {
+            NearDuplicateComponents.check(cancellationCheck, aborted);
+            byte[] bytes = sketches.bytes();
+            int size = sketches.size();
             // counting sort by the key's top bits, each entry the rest of the key and the document; then each bucket sorted
             Arrays.fill(start, 0);
             for (int doc : withSketch) {
@@ -111,19 +166,16 @@ final class BandComponents {
                         }
                         comparisons += link(entries, run, end, isHot ? run + ANCHORS : end, uf, sketches);
                         if (comparisons >= nextCheck) {
-                            cancellationCheck.run();
-                            groupsProgress.accept(uf.groups);
+                            NearDuplicateComponents.check(cancellationCheck, aborted);
+                            progress.run();
                             nextCheck = comparisons + checkEvery;
                         }
                     }
                     run = end;
                 }
             }
-            groupsProgress.accept(uf.groups);
+            progress.run();
         }
-        entries = null;
-        cancellationCheck.run();
-        return number(hashes, sketches, uf, comparisons, hot);
     }
 
     /**

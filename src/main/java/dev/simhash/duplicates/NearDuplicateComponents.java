@@ -165,17 +165,11 @@ public final class NearDuplicateComponents {
         linker.progress = () -> groupsProgress.accept(linker.uf.groups);
         groupsProgress.accept(linker.uf.groups);
         int[] masks = BlockProbes.within(0, BlockProbes.perBlockRadius(maxDistance));
-        new Parts(threads, part -> linkBlocks(linkers[part], part, threads, nodes, masks), linkers).run(executor);
+        new Parts(threads, part -> linkBlocks(linkers[part], part, threads, nodes, masks), aborted).run(executor);
         UnionFind uf = linker.uf;
         long comparisons = linker.comparisons;
         for (int t = 1; t < threads; t++) {
-            UnionFind other = linkers[t].uf;
-            for (int u = 0; u < m; u++) {
-                int root = other.find(u);
-                if (root != u) {
-                    uf.union(u, root);
-                }
-            }
+            uf.absorb(linkers[t].uf);
             comparisons += linkers[t].comparisons;
         }
         // the bucket arrays and the other union-finds are done with: the peak that estimateBytes charges assumes so
@@ -478,18 +472,19 @@ public final class NearDuplicateComponents {
      * the executor is saturated or is the caller's own pool. The first failure stops the other parts; a cancellation
      * (thrown by the cancellation check) is what the caller sees, whichever part saw it and whatever failed besides.
      */
-    private static final class Parts {
+    static final class Parts {
         private final int n;
         private final IntConsumer work;
-        private final Linker[] linkers;
+        // shared by all parts of one grouping: set when a part fails, so the others stop at their next check
+        private final AtomicBoolean aborted;
         private final AtomicBoolean[] claimed;
         private final AtomicReferenceArray<Throwable> failures;
         private final CountDownLatch done;
 
-        Parts(int n, IntConsumer work, Linker[] linkers) {
+        Parts(int n, IntConsumer work, AtomicBoolean aborted) {
             this.n = n;
             this.work = work;
-            this.linkers = linkers;
+            this.aborted = aborted;
             this.claimed = new AtomicBoolean[n];
             for (int i = 0; i < n; i++) {
                 claimed[i] = new AtomicBoolean();
@@ -532,7 +527,7 @@ public final class NearDuplicateComponents {
                 return;
             }
             try {
-                if (!linkers[part].aborted.get()) {
+                if (!aborted.get()) {
                     work.accept(part);
                 }
             } catch (Throwable t) {
@@ -544,8 +539,7 @@ public final class NearDuplicateComponents {
         }
 
         private void abort() {
-            // the linkers share one flag
-            linkers[0].aborted.set(true);
+            aborted.set(true);
         }
 
         private void rethrow() {
@@ -577,6 +571,21 @@ public final class NearDuplicateComponents {
                 throw e;
             }
             throw new IllegalStateException(primary);
+        }
+    }
+
+    /**
+     * The check a part runs every so often: the cancellation check (what it throws is carried as {@link Cancelled}, so that it
+     * wins over every other failure), then whether another part failed ({@link Aborted}).
+     */
+    static void check(Runnable cancellationCheck, AtomicBoolean aborted) {
+        try {
+            cancellationCheck.run();
+        } catch (RuntimeException e) {
+            throw new Cancelled(e);
+        }
+        if (aborted.get()) {
+            throw new Aborted();
         }
     }
 
@@ -677,14 +686,7 @@ public final class NearDuplicateComponents {
             comparisons += pairs;
             // by work done, not by bucket: one crowded bucket (e.g. many fingerprints sharing a block) can be most of the work
             if (comparisons >= nextCheck) {
-                try {
-                    cancellationCheck.run();
-                } catch (RuntimeException e) {
-                    throw new Cancelled(e);
-                }
-                if (aborted.get()) {
-                    throw new Aborted();
-                }
+                check(cancellationCheck, aborted);
                 progress.run();
                 nextCheck = comparisons + checkEvery;
             }
@@ -724,6 +726,16 @@ public final class NearDuplicateComponents {
                 x = parent[x];
             }
             return x;
+        }
+
+        /** Links everything {@code other} (over the same elements) links. */
+        void absorb(UnionFind other) {
+            for (int u = 0; u < parent.length; u++) {
+                int root = other.find(u);
+                if (root != u) {
+                    union(u, root);
+                }
+            }
         }
 
         void union(int a, int b) {

@@ -639,11 +639,11 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 : new NearDuplicateComponents.Sketches(sketchBytes, sketchPresent, MinHashSketch.BYTES, v::linked);
             // by the bands when the threshold is within their range (as the query takes candidates), else by the radius
             boolean byBands = v != null && v.byBands();
-            long grouping = byBands ? BandComponents.estimateBytes(hashes.length)
+            long grouping = byBands ? BandComponents.estimateBytes(hashes.length, parallelism)
                 : NearDuplicateComponents.estimateBytes(hashes.length, parallelism, sketches != null);
             memory.add(grouping, "grouping");
             NearDuplicateComponents components = byBands
-                ? BandComponents.find(hashes, sketches, task::ensureNotCancelled, task::groupsFound)
+                ? BandComponents.find(hashes, sketches, task::ensureNotCancelled, task::groupsFound, threadPool.generic(), parallelism)
                 : NearDuplicateComponents.find(hashes, sketches, request.maxDistance(), task::ensureNotCancelled, task::groupsFound,
                     threadPool.generic(), parallelism);
             memory.add(components.ramBytesUsed() - grouping, "groups");

@@ -9,10 +9,13 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,6 +95,15 @@ class BandComponentsTest {
 
     @Test
     void equalsBruteForceOnRandomSketchesWithPlantedGroups() {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            equalsBruteForce(pool);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void equalsBruteForce(ExecutorService pool) {
         Random random = new Random(11);
         int rounds = 0;
         for (double s : new double[] { 0.78, 0.8, 0.9 }) {
@@ -104,9 +116,17 @@ class BandComponentsTest {
                     // few distinct fingerprints: equal ones in different groups must get distinct ids
                     hashes[d] = random.nextInt(4) == 0 ? random.nextInt(8) : random.nextLong();
                 }
-                NearDuplicateComponents c = BandComponents.find(hashes, sketches(perDoc, v), NEVER, g -> {});
+                NearDuplicateComponents c = BandComponents.find(hashes, sketches(perDoc, v), NEVER, g -> {}, null, 1);
                 assertEquals(0, c.hotBuckets(), "no bucket holds more than " + BandComponents.HOT + " documents here");
                 assertArrayEquals(bruteForce(perDoc, s), NearDuplicateComponentsTest.canonical(c), "s " + s + " round " + round);
+                // joined in several threads (pool threads, or tasks run in the caller's thread in turn): the same groups, ids and
+                // representatives
+                NearDuplicateComponents parallel = BandComponents.find(hashes, sketches(perDoc, v), NEVER, g -> {},
+                    round % 2 == 0 ? pool : Runnable::run, 2 + round);
+                for (int d = 0; d < n; d++) {
+                    assertEquals(c.componentMinHash(c.componentOf(d)), parallel.componentMinHash(parallel.componentOf(d)));
+                    assertEquals(c.representative(c.componentOf(d)), parallel.representative(parallel.componentOf(d)));
+                }
                 checkIdsAndRepresentatives(hashes, perDoc, c);
             }
         }
@@ -158,7 +178,7 @@ class BandComponentsTest {
             Arrays.fill(perDoc[d], KEYS_AT, KEYS_AT + KEY_BYTES, (byte) 7);
             hashes[d] = random.nextLong();
         }
-        NearDuplicateComponents c = BandComponents.find(hashes, sketches(perDoc, v), NEVER, g -> {});
+        NearDuplicateComponents c = BandComponents.find(hashes, sketches(perDoc, v), NEVER, g -> {}, null, 1);
         assertEquals(1, c.hotBuckets());
         assertEquals(n, c.componentCount(), "unrelated texts stay apart");
         long anchorsPairs = (long) BandComponents.ANCHORS * n;
@@ -171,7 +191,7 @@ class BandComponentsTest {
             perDoc[d] = text.clone();
             perDoc[d][d % KEYS_AT] ^= 1; // one bin apart from the text: similar enough, the band keys all equal
         }
-        NearDuplicateComponents copies = BandComponents.find(hashes, sketches(perDoc, v), NEVER, g -> {});
+        NearDuplicateComponents copies = BandComponents.find(hashes, sketches(perDoc, v), NEVER, g -> {}, null, 1);
         assertEquals(1, copies.componentCount());
         assertEquals(BANDS, copies.hotBuckets());
     }
@@ -185,12 +205,12 @@ class BandComponentsTest {
         long h = 0x0f0f_0f0f_0f0f_0f0fL;
         // 0 and 2 have equal sketches and fingerprints far apart (no radius would find them), 1 and 3 have none
         NearDuplicateComponents c = BandComponents.find(new long[] { h, h, ~h, h }, sketches(new byte[][] { a, null, a.clone(), null }, v),
-            NEVER, g -> {});
+            NEVER, g -> {}, null, 1);
         assertEquals(c.componentOf(0), c.componentOf(2));
         assertNotEquals(c.componentOf(0), c.componentOf(1));
         assertNotEquals(c.componentOf(1), c.componentOf(3));
         assertEquals(3, c.componentCount());
-        assertEquals(0, BandComponents.find(new long[0], sketches(new byte[0][], v), NEVER, g -> {}).componentCount());
+        assertEquals(0, BandComponents.find(new long[0], sketches(new byte[0][], v), NEVER, g -> {}, null, 1).componentCount());
     }
 
     @Test
@@ -200,11 +220,12 @@ class BandComponentsTest {
         long[] hashes = new long[perDoc.length];
         int[] calls = new int[1];
         RuntimeException cancelled = new RuntimeException("cancelled");
-        assertThrows(RuntimeException.class, () -> BandComponents.find(hashes, sketches(perDoc, v), () -> {
+        RuntimeException thrown = assertThrows(RuntimeException.class, () -> BandComponents.find(hashes, sketches(perDoc, v), () -> {
             if (++calls[0] == 3) {
                 throw cancelled;
             }
-        }, g -> {}, 10));
+        }, g -> {}, null, 1, 10));
+        assertSame(cancelled, thrown, "the cancellation itself, as the caller threw it");
         assertEquals(3, calls[0]);
     }
 }
