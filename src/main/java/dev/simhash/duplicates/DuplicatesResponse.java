@@ -170,7 +170,7 @@ public final class DuplicatesResponse extends ActionResponse implements ToXConte
         // derived from the threshold: that radius is no max_distance a caller could send (a radius alone groups differently)
         if (minSimilarity != null) {
             builder.field("min_similarity", minSimilarity);
-            builder.field("candidates", Verification.candidates(minSimilarity));
+            builder.field("candidates", Verification.candidateRule(minSimilarity));
         } else {
             builder.field("max_distance", maxDistance);
         }

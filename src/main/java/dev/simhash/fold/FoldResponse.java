@@ -234,7 +234,7 @@ public final class FoldResponse extends ActionResponse implements ToXContentObje
         // derived from the threshold): that radius is no max_distance a caller could send (it would fold by the radius alone)
         if (fold.minSimilarity() != null) {
             b.field("min_similarity", fold.minSimilarity());
-            b.field("candidates", Verification.candidates(fold.minSimilarity()));
+            b.field("candidates", Verification.candidateRule(fold.minSimilarity()));
         } else {
             b.field("max_distance", fold.maxDistance());
         }

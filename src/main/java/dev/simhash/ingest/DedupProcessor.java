@@ -5,6 +5,7 @@ import dev.simhash.compat.CompatProcessorFactory;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.MappedFingerprint;
+import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.neardup.Verification;
 import dev.simhash.query.SimHashQueryBuilder;
 import dev.simhash.weights.WeightsRegistry;
@@ -15,6 +16,7 @@ import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.client.internal.Client;
+import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.common.util.concurrent.ThreadContext;
 import org.elasticsearch.core.TimeValue;
 import org.elasticsearch.index.analysis.AnalysisRegistry;
@@ -435,7 +437,8 @@ public final class DedupProcessor extends AbstractProcessor {
                 union.should(l.query());
             }
             SearchRequest search = new SearchRequest(b.target.split(",")).source(new SearchSourceBuilder().query(union).size(BATCH_HITS)
-                .fetchSource(false).trackTotalHits(false).fetchField(new FieldAndFormat(options.simhashField(), Verification.SKETCH_FORMAT)));
+                .fetchSource(false).trackTotalHits(false)
+                .fetchField(new FieldAndFormat(options.simhashField(), SimHashFieldType.FINGERPRINT_AND_SKETCH_FORMAT)));
             try (ThreadContext.StoredContext ignored = b.context.get()) {
                 services.client().search(search, ActionListener.wrap(r -> answered(b, r), e -> {
                     for (int i = 0; i < b.lookups.size(); i++) {
@@ -449,9 +452,16 @@ public final class DedupProcessor extends AbstractProcessor {
             SearchHit[] hits = response.getHits().getHits();
             // a cut-off answer may lack some document's match: those without one in it are searched alone
             boolean complete = hits.length < BATCH_HITS;
+            // each hit's fingerprint and sketch: a hit found by another document's query is this document's only when it is
+            // a candidate of this document by the threshold's rule too (a shared band, or the radius), as its own query asks
+            long[] hashes = new long[hits.length];
             byte[][] sketches = new byte[hits.length][];
             for (int h = 0; h < hits.length; h++) {
-                sketches[h] = Verification.sketchOf(hits[h], options.simhashField());
+                DocumentField f = hits[h].field(options.simhashField());
+                if (f != null && f.getValues().isEmpty() == false && f.getValues().get(0) instanceof Number hash) {
+                    hashes[h] = hash.longValue();
+                    sketches[h] = Verification.sketchOf(hits[h], options.simhashField());
+                }
             }
             for (int i = 0; i < b.lookups.size(); i++) {
                 Lookup l = b.lookups.get(i);
@@ -462,7 +472,7 @@ public final class DedupProcessor extends AbstractProcessor {
                 Found best = null;
                 for (int h = 0; h < hits.length; h++) {
                     if (sketches[h] == null || l.isSelf(hits[h].getIndex(), hits[h].getId())
-                        || threshold.linked(l.sketch, 0, sketches[h], 0) == false) {
+                        || threshold.accepts(l.fingerprint, l.sketch, 0, hashes[h], sketches[h], 0) == false) {
                         continue;
                     }
                     double similarity = Verification.similarity(l.sketch, 0, sketches[h], 0);

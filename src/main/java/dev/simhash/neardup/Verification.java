@@ -2,6 +2,7 @@ package dev.simhash.neardup;
 
 import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.core.SimHash;
 import dev.simhash.core.SketchBands;
 import dev.simhash.mapper.SimHashFieldType;
 
@@ -44,8 +45,18 @@ public record Verification(double minSimilarity, int radius, int minEqualBins) {
     }
 
     /** The candidate rule of threshold {@code minSimilarity} as responses name it: {@code bands} or {@code radius}. */
-    public static String candidates(double minSimilarity) {
+    public static String candidateRule(double minSimilarity) {
         return SketchBands.covers(minSimilarity) ? "bands" : "radius";
+    }
+
+    /**
+     * Whether two documents, with fingerprints {@code hashA} and {@code hashB} and sketches at {@code a[aOff..]} and
+     * {@code b[bOff..]}, are a candidate pair this threshold links: by the bands, sketches that share a band value; by the
+     * radius, fingerprints within it; and either way sketches similar enough ({@link #linked}).
+     */
+    public boolean accepts(long hashA, byte[] a, int aOff, long hashB, byte[] b, int bOff) {
+        boolean candidates = byBands() ? SketchBands.sharedBands(a, aOff, b, bOff) > 0 : SimHash.distance(hashA, hashB) <= radius;
+        return candidates && linked(a, aOff, b, bOff);
     }
 
     /** Whether the sketches at {@code a[aOff..]} and {@code b[bOff..]} are similar enough to link their documents. */
