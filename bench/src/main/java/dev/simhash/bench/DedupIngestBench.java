@@ -60,17 +60,8 @@ public final class DedupIngestBench {
         node.ok("PUT", "/_ingest/pipeline/" + PLAIN, "{\"processors\": []}");
         node.ok("PUT", "/_ingest/pipeline/" + DEDUP, "{\"processors\": [{\"simhash_dedup\": {\"field\": \"body\"}}]}");
         SyntheticTexts texts = new SyntheticTexts(n, seed);
-        Log.Progress p = log.progress("loading " + INDEX, n);
         long t0 = System.nanoTime();
-        TwoClients.load(n, BULK_DOCS, "loading " + INDEX, (from, to) -> {
-            StringBuilder sb = new StringBuilder();
-            for (int i = from; i < to; i++) {
-                sb.append("{\"index\":{\"_id\":\"s").append(i).append("\"}}\n").append(BenchNode.toJson(Map.of("body", texts.text(i)))).append('\n');
-            }
-            TwoClients.bulk(node, INDEX, sb.toString());
-            p.add(to - from);
-        });
-        node.ok("POST", "/" + INDEX + "/_refresh", null);
+        TwoClients.loadTexts(node, INDEX, texts, 0, n, BULK_DOCS, log);
         baseDocs = n;
         baseLoadSeconds = (System.nanoTime() - t0) / 1e9;
         log.info(String.format(Locale.ROOT, "  %s: %,d texts in %.0f s", INDEX, n, baseLoadSeconds));

@@ -43,17 +43,7 @@ public final class DefaultReportBench {
                 + "\"body\": {\"type\": \"text\", \"fields\": {\"simhash\": {\"type\": \"simhash\"}}}}}}");
         }
         long t0 = System.nanoTime();
-        Log.Progress p = log.progress("loading " + INDEX, docs - loaded);
-        int from0 = loaded;
-        TwoClients.load(docs - loaded, BULK_DOCS, "loading " + INDEX, (from, to) -> {
-            StringBuilder sb = new StringBuilder();
-            for (int i = from0 + from; i < from0 + to; i++) {
-                sb.append("{\"index\":{\"_id\":\"s").append(i).append("\"}}\n").append(BenchNode.toJson(Map.of("body", texts.text(i)))).append('\n');
-            }
-            TwoClients.bulk(node, INDEX, sb.toString());
-            p.add(to - from);
-        });
-        node.ok("POST", "/" + INDEX + "/_refresh", null);
+        TwoClients.loadTexts(node, INDEX, texts, loaded, docs, BULK_DOCS, log);
         loads.add(new long[] { docs, (System.nanoTime() - t0) / 1_000_000_000 });
         loaded = docs;
         log.info(String.format(Locale.ROOT, "  %s: %,d texts (loaded up to here in %d s)", INDEX, docs, loads.get(loads.size() - 1)[1]));

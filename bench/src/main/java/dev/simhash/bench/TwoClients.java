@@ -2,6 +2,7 @@ package dev.simhash.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -55,6 +56,23 @@ final class TwoClients {
         });
         node.ok("POST", "/" + index + "/_refresh", null);
         return (System.nanoTime() - t0) / 1e9;
+    }
+
+    /**
+     * Bulk-indexes synthetic texts {@code from .. to-1} into {@code index} as {@code {"body": text}} with ids {@code s<i>}, two
+     * clients at a time, showing progress in {@code log}, then refreshes.
+     */
+    static void loadTexts(BenchNode node, String index, SyntheticTexts texts, int from, int to, int bulkDocs, Log log) {
+        Log.Progress p = log.progress("loading " + index, to - from);
+        load(to - from, bulkDocs, "loading " + index, (a, b) -> {
+            StringBuilder sb = new StringBuilder();
+            for (int i = from + a; i < from + b; i++) {
+                sb.append("{\"index\":{\"_id\":\"s").append(i).append("\"}}\n").append(BenchNode.toJson(Map.of("body", texts.text(i)))).append('\n');
+            }
+            bulk(node, index, sb.toString());
+            p.add(b - a);
+        });
+        node.ok("POST", "/" + index + "/_refresh", null);
     }
 
     static BenchNode.Answer bulk(BenchNode node, String index, String ndjson) {
