@@ -164,7 +164,7 @@ public final class DedupProcessor extends AbstractProcessor {
         String header = services.threadContext().getHeader(AUTHENTICATION_HEADER);
         String sender = header == null ? "" : header;
         RecentDocuments.Key key = new RecentDocuments.Key(options.simhashField(), mapped, sender);
-        RecentDocuments.Admission admission = services.recent().admit(key, index, id, sketch, threshold,
+        RecentDocuments.Admission admission = services.recent().admit(key, index, id, fp.getAsLong(), sketch, threshold,
             i -> defaultTarget ? i.equals(index) : resolved.namedIndices().contains(i), options.onDuplicate() == OnDuplicate.TAG,
             options.window().nanos(), options.windowSize());
         return new Lookup(document, index, id, sender, fp.getAsLong(), sketch, admission);
