@@ -31,6 +31,7 @@ import dev.simhash.compat.CompatProjectCustom;
 import dev.simhash.ingest.DedupProcessor;
 import dev.simhash.ingest.RecentDocuments;
 import dev.simhash.ingest.SimHashProcessor;
+import dev.simhash.mapper.BandFilters;
 import dev.simhash.mapper.HexFormat;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.query.SimHashQueryBuilder;
@@ -62,6 +63,7 @@ import org.elasticsearch.action.support.ActionFilter;
 import org.elasticsearch.common.settings.Setting;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.features.NodeFeature;
+import org.elasticsearch.index.IndexModule;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenizerFactory;
@@ -94,12 +96,16 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
     private final WeightsRegistry weights = new WeightsRegistry();
     // the node's window of documents the dedup processor saw recently (what searches cannot find yet)
     private final RecentDocuments recentDocuments = new RecentDocuments(System::nanoTime);
+    // per shard copy, the band values its documents may hold: what a verified query need not look up
+    private final BandFilters bandFilters = new BandFilters();
 
     @Override
     protected Collection<?> components(PluginServices services) {
         CompatProjectCustom.Access access = CompatProjectCustom.Access.of(services);
         weights.start(services.clusterService(), access);
         recentDocuments.useBreaker(services.indicesService().getCircuitBreakerService().getBreaker(CircuitBreaker.REQUEST));
+        bandFilters.start(services.clusterService().getSettings(), services.clusterService().getClusterSettings(),
+            services.indicesService().getCircuitBreakerService().getBreaker(CircuitBreaker.FIELDDATA), services.threadPool());
         // the records of background reports, injected into the report actions; removes expired ones periodically
         ReportStore reports = new ReportStore(services.client(), services.clusterService(), services.threadPool(),
             CompatIndices.of(services));
@@ -114,7 +120,13 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     @Override
     public List<Setting<?>> getSettings() {
-        return List.of(TransportDuplicatesAction.KEEP_ALIVE_SETTING, ReportStore.CLEANUP_INTERVAL);
+        return List.of(TransportDuplicatesAction.KEEP_ALIVE_SETTING, ReportStore.CLEANUP_INTERVAL, BandFilters.ENABLED);
+    }
+
+    @Override
+    public void onIndexModule(IndexModule indexModule) {
+        indexModule.addIndexOperationListener(bandFilters);
+        indexModule.addIndexEventListener(bandFilters);
     }
 
     @Override
@@ -137,7 +149,7 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
 
     @Override
     public Map<String, Mapper.TypeParser> getMappers() {
-        return Map.of(SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.parser(weights));
+        return Map.of(SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.parser(weights, bandFilters));
     }
 
     @Override

@@ -65,14 +65,29 @@ final class LuceneFields {
 
     /** The similarity sketch as a binary doc value, read from {@code value} when Lucene indexes the document. */
     static Field sketch(String name, Supplier<byte[]> value) {
-        return new Field(name, BinaryDocValuesField.TYPE) {
-            @Override
-            public BytesRef binaryValue() {
-                byte[] b = value.get();
-                // a text with a fingerprint has tokens, so a sketch; an empty value (read as no sketch) if it ever had none
-                return b == null ? new BytesRef() : new BytesRef(b);
-            }
-        };
+        return new SketchField(name, value);
+    }
+
+    /** A document's similarity sketch (its binary doc value): how the shard's band filter finds it among the document's fields. */
+    static final class SketchField extends Field {
+        private final Supplier<byte[]> value;
+
+        SketchField(String name, Supplier<byte[]> value) {
+            super(name, BinaryDocValuesField.TYPE);
+            this.value = value;
+        }
+
+        /** The sketch's bytes, or null when the document has none. */
+        byte[] sketch() {
+            return value.get();
+        }
+
+        @Override
+        public BytesRef binaryValue() {
+            byte[] b = value.get();
+            // a text with a fingerprint has tokens, so a sketch; an empty value (read as no sketch) if it ever had none
+            return b == null ? new BytesRef() : new BytesRef(b);
+        }
     }
 
     /** The four block terms of the fingerprint read from {@code value} when Lucene indexes the document. */

@@ -65,11 +65,14 @@ public final class SimHashFieldMapper extends FieldMapper {
         }
     }
 
-    public static final TypeParser PARSER = parser(null);
+    public static final TypeParser PARSER = parser(null, null);
 
-    /** The type parser of fields whose {@code weights} tables are found in the node's registry (null: none). */
-    public static TypeParser parser(WeightsRegistry weights) {
-        return new TypeParser((name, context) -> new Builder(name, context.getIndexAnalyzers(), weights));
+    /**
+     * The type parser of fields whose {@code weights} tables are found in the node's registry (null: none), and whose queries
+     * look up only the band values the shard's filter may hold ({@code bandFilters}; null: every value).
+     */
+    public static TypeParser parser(WeightsRegistry weights, BandFilters bandFilters) {
+        return new TypeParser((name, context) -> new Builder(name, context.getIndexAnalyzers(), weights, bandFilters));
     }
 
     private static SimHashFieldMapper toType(FieldMapper in) {
@@ -150,15 +153,17 @@ public final class SimHashFieldMapper extends FieldMapper {
 
         private final IndexAnalyzers indexAnalyzers;
         private final WeightsRegistry weightsRegistry;
+        private final BandFilters bandFilters;
 
         public Builder(String name, IndexAnalyzers indexAnalyzers) {
-            this(name, indexAnalyzers, null);
+            this(name, indexAnalyzers, null, null);
         }
 
-        public Builder(String name, IndexAnalyzers indexAnalyzers, WeightsRegistry weightsRegistry) {
+        public Builder(String name, IndexAnalyzers indexAnalyzers, WeightsRegistry weightsRegistry, BandFilters bandFilters) {
             super(name);
             this.indexAnalyzers = indexAnalyzers;
             this.weightsRegistry = weightsRegistry;
+            this.bandFilters = bandFilters;
             // the version decides what every stored fingerprint means: always written into the mapping, so that a later
             // change of the default never changes the meaning of an existing field
             version.alwaysSerialize();
@@ -218,7 +223,7 @@ public final class SimHashFieldMapper extends FieldMapper {
             }
             SimHashFieldType type = new SimHashFieldType(context.buildFullName(leafName()), in,
                 (FingerprintSpec.Version) FingerprintSpec.parseValue(FingerprintSpec.VERSION, version.getValue()), spec, fingerprinter,
-                sketchName.equals(NO_SKETCH) ? null : MinHashSketch.V1, meta.getValue());
+                sketchName.equals(NO_SKETCH) ? null : MinHashSketch.V1, meta.getValue(), bandFilters);
             return new SimHashFieldMapper(leafName(), type, builderParams(this, context), this);
         }
 
@@ -245,6 +250,7 @@ public final class SimHashFieldMapper extends FieldMapper {
     private final Object version;
     private final IndexAnalyzers indexAnalyzers;
     private final WeightsRegistry weightsRegistry;
+    private final BandFilters bandFilters;
 
     private SimHashFieldMapper(String leafName, SimHashFieldType type, BuilderParams params, Builder builder) {
         super(leafName, type, params);
@@ -252,6 +258,7 @@ public final class SimHashFieldMapper extends FieldMapper {
         this.version = builder.version.getValue();
         this.indexAnalyzers = builder.indexAnalyzers;
         this.weightsRegistry = builder.weightsRegistry;
+        this.bandFilters = builder.bandFilters;
     }
 
     @Override
@@ -289,7 +296,7 @@ public final class SimHashFieldMapper extends FieldMapper {
 
     @Override
     public FieldMapper.Builder getMergeBuilder() {
-        return new Builder(leafName(), indexAnalyzers, weightsRegistry).init(this);
+        return new Builder(leafName(), indexAnalyzers, weightsRegistry, bandFilters).init(this);
     }
 
     @Override

@@ -23,6 +23,7 @@ import org.elasticsearch.index.fielddata.IndexFieldData;
 import org.elasticsearch.index.mapper.DocValueFetcher;
 import org.elasticsearch.index.mapper.ValueFetcher;
 import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.index.shard.ShardId;
 import org.elasticsearch.search.DocValueFormat;
 
 import java.io.IOException;
@@ -32,6 +33,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongPredicate;
 
 /**
  * The field type of a {@code simhash} field: how the query, the scripts, the fold and the report find
@@ -54,10 +56,18 @@ public final class SimHashFieldType extends CompatFieldType {
     /** The Lucene field of the sketch (made once: it is named for every document indexed). */
     private final String sketchField;
     private final MinHashSketch sketch;
+    /** The node's filters of the band values each shard holds (null: none). */
+    private final BandFilters bandFilters;
 
     SimHashFieldType(String name, SimHashFieldMapper.Input input, FingerprintSpec.Version version, FingerprintSpec spec,
                      TextFingerprinter fingerprinter, MinHashSketch sketch, Map<String, String> meta) {
+        this(name, input, version, spec, fingerprinter, sketch, meta, null);
+    }
+
+    SimHashFieldType(String name, SimHashFieldMapper.Input input, FingerprintSpec.Version version, FingerprintSpec spec,
+                     TextFingerprinter fingerprinter, MinHashSketch sketch, Map<String, String> meta, BandFilters bandFilters) {
         super(name, withVersion(meta, version, sketch));
+        this.bandFilters = bandFilters;
         this.input = input;
         this.version = version;
         this.spec = spec;
@@ -88,6 +98,18 @@ public final class SimHashFieldType extends CompatFieldType {
     /** The Lucene field of the sketches' binary doc values. */
     public String sketchField() {
         return sketchField;
+    }
+
+    /**
+     * Which band values ({@link dev.simhash.core.SketchBands#longValues}) some document of the shard that {@code context}
+     * searches may hold in this field: a value it answers false for is held by none, so it need not be looked up. Null
+     * when that is not known (no sketch, no shard, no filter yet): every value is looked up then.
+     */
+    public LongPredicate bandValuesHeld(SearchExecutionContext context) {
+        if (bandFilters == null || sketch == null || context.getShardId() < 0) {
+            return null;
+        }
+        return bandFilters.mayHold(new ShardId(context.index(), context.getShardId()), sketchField);
     }
 
     /** The Lucene field of the sketches of the {@code simhash} field {@code fingerprintField}. */

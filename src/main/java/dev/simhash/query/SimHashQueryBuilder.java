@@ -756,7 +756,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
             byte[] querySketch = querySketch(fp); // first: refuses a field without sketches
             SketchCheck check = new SketchCheck(fp.fieldType().name(), fp.fieldType().sketch(), querySketch, s);
             // candidates: sharing a sketch band at thresholds the bands cover, else within the threshold's radius
-            Query verified = SketchBands.covers(s) ? new SketchBandQuery(check)
+            Query verified = SketchBands.covers(s) ? SketchBandQuery.of(check, fp.fieldType().bandValuesHeld(context))
                 : new SimHashQuery(fp.docValuesField(), fp.blocks(), h, CandidateRadius.radius(s), check);
             if (k != null) {
                 return SimHashNearestQuery.verified(verified, check, only, exclude, k);

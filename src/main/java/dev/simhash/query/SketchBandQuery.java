@@ -12,6 +12,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
@@ -21,7 +22,9 @@ import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.LongPredicate;
 
 /**
  * A {@code min_similarity} query at a threshold the sketch bands cover ({@link SketchBands#covers}): per segment, the
@@ -34,17 +37,53 @@ import java.util.Objects;
 final class SketchBandQuery extends Query {
 
     private final SketchCheck check;
-    /** The candidates: the documents holding one of the query sketch's band values among their band points. */
+    /** The band values looked up: the query sketch's, less those no document of the shard holds. */
+    private final byte[][] values;
+    /** The candidates: the documents holding one of those band values among their band points. */
     private final Query bands;
 
     SketchBandQuery(SketchCheck check) {
+        this(check, values(check, null));
+    }
+
+    private SketchBandQuery(SketchCheck check, byte[][] values) {
         this.check = Objects.requireNonNull(check);
+        this.values = values;
+        this.bands = BinaryPoint.newSetQuery(check.sketchField(), values);
+    }
+
+    /**
+     * The query of {@code check}, looking up only the band values that {@code held} says some document of the shard may
+     * hold (null: all of them); a query that matches nothing when it says none is.
+     */
+    static Query of(SketchCheck check, LongPredicate held) {
+        byte[][] values = values(check, held);
+        if (values.length == 0) {
+            return new MatchNoDocsQuery("no document of this shard holds one of the query sketch's " + SketchBands.BANDS + " band values");
+        }
+        return new SketchBandQuery(check, values);
+    }
+
+    private static byte[][] values(SketchCheck check, LongPredicate held) {
         BytesRef[] terms = check.bandValues();
         byte[][] values = new byte[terms.length][];
-        for (int i = 0; i < terms.length; i++) {
-            values[i] = BytesRef.deepCopyOf(terms[i]).bytes;
+        int kept = 0;
+        for (BytesRef term : terms) {
+            byte[] value = BytesRef.deepCopyOf(term).bytes;
+            if (held == null || held.test(longValue(value))) {
+                values[kept++] = value;
+            }
         }
-        this.bands = BinaryPoint.newSetQuery(check.sketchField(), values);
+        return Arrays.copyOf(values, kept);
+    }
+
+    /** A band value's bytes (the band, then its key) as the number {@link SketchBands#longValues} gives. */
+    private static long longValue(byte[] value) {
+        long v = 0;
+        for (byte b : value) {
+            v = (v << 8) | (b & 0xFF);
+        }
+        return v;
     }
 
     SketchCheck check() {
@@ -144,11 +183,12 @@ final class SketchBandQuery extends Query {
 
     @Override
     public boolean equals(Object other) {
-        return sameClassAs(other) && check.equals(((SketchBandQuery) other).check);
+        return sameClassAs(other) && check.equals(((SketchBandQuery) other).check)
+            && Arrays.deepEquals(values, ((SketchBandQuery) other).values);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), check);
+        return Objects.hash(classHash(), check, Arrays.deepHashCode(values));
     }
 }
