@@ -56,9 +56,9 @@ class BandFilterIT {
 
     @Test
     void everyDocumentIsFoundWhenItWasIndexedBeforeOrAfterTheFilter() throws InterruptedException {
-        index("before", 300, true);
+        index("before", 200, true);
         // indexed before the filter exists, not refreshed: the filter's build refreshes before it reads the band points
-        index("unrefreshed", 100, false);
+        index("unrefreshed", 60, false);
         // the first verified query starts building the shards' filters, in the background
         long deadline = System.currentTimeMillis() + 30_000;
         while (filtered() == false) {
@@ -66,7 +66,7 @@ class BandFilterIT {
             Thread.sleep(200);
         }
         // indexed once the filter exists: each adds its band values as it is indexed
-        index("after", 100, true);
+        index("after", 60, true);
         rest.ok("POST", "/" + INDEX + "/_refresh", null);
         List<String> missed = new ArrayList<>();
         for (Map.Entry<String, String> e : texts.entrySet()) {
@@ -77,7 +77,7 @@ class BandFilterIT {
             }
         }
         assertEquals(List.of(), missed, "documents their own text did not find");
-        assertEquals(500, texts.size());
+        assertEquals(320, texts.size());
 
         // switched off, the filters are dropped: the band points are looked up again
         rest.ok("PUT", "/_cluster/settings", "{\"persistent\": {\"" + SETTING + "\": false}}");

@@ -6,6 +6,7 @@ import dev.simhash.core.TextFingerprinter;
 
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,11 +26,13 @@ public final class DedupIngestBench {
     static final String PLAIN = "bench-dedup-plain";
     static final String DEDUP = "bench-dedup-tag";
     static final int BULK_DOCS = 500;
+    /** The node setting that switches the shards' filters of band values off (and on again). */
+    static final String BAND_FILTER = "simhash.band_filter.enabled";
 
     /** One language: docs/s per round of each pipeline, and what the processor did. */
-    public record Result(String corpus, int baseDocs, int batchDocs, double[] plainDocsPerSec, double[] dedupDocsPerSec, long tagged,
-                         long processed, double processorMeanMs, double lookupP50Ms, double lookupP99Ms, long segments,
-                         double mergedLookupP50Ms) {
+    public record Result(String corpus, int baseDocs, int batchDocs, int bulkDocs, double[] plainDocsPerSec, double[] dedupDocsPerSec,
+                         long tagged, long processed, double processorMeanMs, double lookupP50Ms, double lookupP99Ms,
+                         double newTextLookupP50Ms, double unfilteredNewTextLookupP50Ms, long segments, double mergedLookupP50Ms) {
         double ratio() {
             double[] r = new double[plainDocsPerSec.length];
             for (int i = 0; i < r.length; i++) {
@@ -65,6 +68,40 @@ public final class DedupIngestBench {
         baseDocs = n;
         baseLoadSeconds = (System.nanoTime() - t0) / 1e9;
         log.info(String.format(Locale.ROOT, "  %s: %,d texts in %.0f s", INDEX, n, baseLoadSeconds));
+        settle();
+    }
+
+    /**
+     * Waits until the load's merges are done and the shard's filter of band values is built (the first verified query
+     * starts it): the slices then measure indexing beside lookups, not the tail of the load.
+     */
+    private void settle() {
+        long t0 = System.nanoTime();
+        node.ok("POST", "/" + INDEX + "/_refresh", null);
+        long deadline = System.currentTimeMillis() + 300_000;
+        while (System.currentTimeMillis() < deadline
+            && ((Number) BenchNode.at(node.ok("GET", "/" + INDEX + "/_stats/merge", null).json(), "_all.total.merges.current")).longValue() > 0) {
+            pause(500);
+        }
+        String absent = "{\"size\": 0, \"profile\": true, \"query\": {\"simhash\": {\"field\": \"body.simhash\", \"text\": \"%s\"}}}";
+        SyntheticTexts probes = new SyntheticTexts(200, 99L);
+        for (int i = 0; i < probes.size() && System.currentTimeMillis() < deadline; i++) {
+            String body = node.ok("POST", "/" + INDEX + "/_search", String.format(Locale.ROOT, absent, probes.text(i).replace("\"", ""))).body();
+            if (body.contains("MatchNoDocsQuery")) {
+                break;
+            }
+            pause(250);
+        }
+        log.info(String.format(Locale.ROOT, "  merges done and the band filter built in %.0f s", (System.nanoTime() - t0) / 1e9));
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
@@ -76,8 +113,13 @@ public final class DedupIngestBench {
         if (docs.size() < slices * batch) {
             throw new IllegalArgumentException(corpus + ": " + docs.size() + " documents, need " + slices * batch);
         }
-        log.info(String.format(Locale.ROOT, "dedup at ingest, %s: %,d documents per slice into %,d, bulks of %d, 2 clients, 1 + %d rounds",
-            corpus, batch, baseDocs, BULK_DOCS, rounds));
+        // every document sent once: a corpus with fewer distinct documents than the slices take gets smaller slices (a
+        // document sent again would find its own earlier copy, which is not what a feed of new documents does)
+        int distinct = new HashSet<>(docs).size();
+        batch = Math.min(batch, distinct / slices);
+        int bulk = Math.min(BULK_DOCS, Math.max(50, batch / 4));
+        log.info(String.format(Locale.ROOT, "dedup at ingest, %s: %,d documents per slice (of %,d distinct) into %,d, bulks of %d, 2 clients, "
+            + "1 + %d rounds", corpus, batch, distinct, baseDocs, bulk, rounds));
         long[] before = processorStats();
         double[] plain = new double[rounds];
         double[] dedup = new double[rounds];
@@ -87,7 +129,7 @@ public final class DedupIngestBench {
                 boolean withDedup = (k + Math.max(0, round)) % 2 == 1;
                 List<String> part = docs.subList(slice * batch, (slice + 1) * batch);
                 String prefix = corpus + "-" + (round + 1) + "-" + (withDedup ? "d" : "p") + "-";
-                double secs = send(part, prefix, corpus, withDedup ? DEDUP : PLAIN);
+                double secs = send(part, prefix, corpus, withDedup ? DEDUP : PLAIN, bulk);
                 slice++;
                 double dps = batch / secs;
                 if (round >= 0) {
@@ -106,21 +148,39 @@ public final class DedupIngestBench {
         long segments = segments();
         double meanMs = processed == 0 ? 0 : (after[1] - before[1]) / (double) processed;
         double[] lookup = lookups(docs.subList(0, Math.min(docs.size(), lookups)));
+        // texts the index has no near-duplicate of (what most documents of a feed are), with the shard's filter of band
+        // values and without it (every band value looked up in the points)
+        SyntheticTexts fresh = new SyntheticTexts(lookups, 7L * lookups + corpus.hashCode());
+        List<String> newTexts = new ArrayList<>();
+        for (int i = 0; i < fresh.size(); i++) {
+            newTexts.add(fresh.text(i));
+        }
+        double[] newText = lookups(newTexts);
+        node.ok("PUT", "/_cluster/settings", "{\"persistent\": {\"" + BAND_FILTER + "\": false}}");
+        double[] unfiltered;
+        try {
+            unfiltered = lookups(newTexts);
+        } finally {
+            node.ok("PUT", "/_cluster/settings", "{\"persistent\": {\"" + BAND_FILTER + "\": null}}");
+        }
+        // switched on again, the filter is built anew: wait for it, as after the load
+        settle();
         // the same lookups on the index merged to one segment: how much of their cost the segments of a live index make
         node.ok("POST", "/" + INDEX + "/_forcemerge?max_num_segments=1", null);
         double[] merged = lookups(docs.subList(0, Math.min(docs.size(), lookups)));
-        Result r = new Result(corpus, baseDocs, batch, plain, dedup, tagged, processed, meanMs, Stats.median(lookup),
-            Stats.percentile(lookup, 99), segments, Stats.median(merged));
+        Result r = new Result(corpus, baseDocs, batch, bulk, plain, dedup, tagged, processed, meanMs, Stats.median(lookup),
+            Stats.percentile(lookup, 99), Stats.median(newText), Stats.median(unfiltered), segments, Stats.median(merged));
         results.add(r);
         log.info(String.format(Locale.ROOT, "  %s: %.2fx without the processor; %,d of %,d documents tagged; processor %.2f ms/doc (mean); "
-            + "lookup p50 %.2f ms, p99 %.2f ms over %d segments; p50 %.2f ms once merged to one", corpus, r.ratio(), tagged, processed, meanMs,
-            r.lookupP50Ms(), r.lookupP99Ms(), segments, r.mergedLookupP50Ms()));
+            + "lookup p50 %.2f ms, p99 %.2f ms over %d segments; of a new text p50 %.2f ms (%.2f ms without the band filter); p50 %.2f ms once "
+            + "merged to one", corpus, r.ratio(), tagged, processed, meanMs, r.lookupP50Ms(), r.lookupP99Ms(), segments, r.newTextLookupP50Ms(),
+            r.unfilteredNewTextLookupP50Ms(), r.mergedLookupP50Ms()));
     }
 
     /** Bulk-indexes the documents with ids {@code prefix<i>} through the pipeline; returns the seconds until all answered. */
-    private double send(List<String> part, String prefix, String batch, String pipeline) {
+    private double send(List<String> part, String prefix, String batch, String pipeline, int bulk) {
         long t0 = System.nanoTime();
-        TwoClients.load(part.size(), BULK_DOCS, "bulk through " + pipeline, (from, to) -> {
+        TwoClients.load(part.size(), bulk, "bulk through " + pipeline, (from, to) -> {
             StringBuilder sb = new StringBuilder();
             for (int i = from; i < to; i++) {
                 sb.append("{\"index\":{\"_id\":\"").append(prefix).append(i).append("\"}}\n")
@@ -197,22 +257,25 @@ public final class DedupIngestBench {
     void write(StringBuilder md) {
         md.append("## 7. Near-duplicates caught at ingest: the `simhash_dedup` processor (`--only dedup-ingest`)\n\n");
         md.append(String.format(Locale.ROOT, "An index (1 shard, 0 replicas, refresh every second) of %,d real-like texts with the default "
-            + "`simhash` field (loaded in %.0f s); then, per language, slices of real documents bulk-indexed into it (%d per bulk, 2 "
-            + "clients, explicit ids) through an empty pipeline, and through a pipeline with `simhash_dedup` "
+            + "`simhash` field (loaded in %.0f s; then left until its merges were done and the shard's filter of band values was built); then, per language, slices of real documents, each sent once, bulk-indexed into it "
+            + "(%d per bulk or fewer for a small corpus, 2 clients, explicit ids) through an empty pipeline, and through a pipeline with `simhash_dedup` "
             + "(`tag`, defaults), one slice each per round, in rotating order after a warm-up round. docs/s until every bulk answered; "
             + "the ratio is the median over the rounds of the round's ratio. The processor's time per document is the node's ingest "
             + "stats (from the document's arrival to its lookup's answer); the lookup's latency is the same verified query (the "
-            + "document's hash and sketch, `min_similarity` 0.8, size 1) sent by one client.\n\n", baseDocs, baseLoadSeconds, BULK_DOCS));
-        md.append("| corpus | index docs | slice | without (docs/s) | with (docs/s) | with / without | rounds (without / with) | tagged | processor ms/doc | lookup p50 ms | lookup p99 ms | segments | lookup p50 ms, 1 segment |\n")
-            .append("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+            + "document's hash and sketch, `min_similarity` 0.8, size 1) sent by one client for documents of the slices (the index has them); "
+            + "then for new texts (real-like texts the index has no near-duplicate of), with the shards' filters of band values and with "
+            + "them switched off (`" + BAND_FILTER + "`: every band value looked up in the points).\n\n", baseDocs, baseLoadSeconds, BULK_DOCS));
+        md.append("| corpus | index docs | slice | bulk | without (docs/s) | with (docs/s) | with / without | rounds (without / with) | tagged | processor ms/doc | lookup p50 ms | lookup p99 ms | new text: lookup p50 ms | new text, no band filter: lookup p50 ms | segments | lookup p50 ms, 1 segment |\n")
+            .append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (Result r : results) {
             StringBuilder rounds = new StringBuilder();
             for (int i = 0; i < r.plainDocsPerSec().length; i++) {
                 rounds.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.0f / %.0f", r.plainDocsPerSec()[i], r.dedupDocsPerSec()[i]));
             }
-            md.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %,.0f | %,.0f | %.2fx | %s | %,d of %,d | %.2f | %.2f | %.2f | %d | %.2f |\n",
-                r.corpus(), r.baseDocs(), r.batchDocs(), Stats.median(r.plainDocsPerSec()), Stats.median(r.dedupDocsPerSec()), r.ratio(), rounds,
-                r.tagged(), r.processed(), r.processorMeanMs(), r.lookupP50Ms(), r.lookupP99Ms(), r.segments(), r.mergedLookupP50Ms()));
+            md.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %d | %,.0f | %,.0f | %.2fx | %s | %,d of %,d | %.2f | %.2f | %.2f | %.2f | %.2f | %d | %.2f |\n",
+                r.corpus(), r.baseDocs(), r.batchDocs(), r.bulkDocs(), Stats.median(r.plainDocsPerSec()), Stats.median(r.dedupDocsPerSec()), r.ratio(),
+                rounds, r.tagged(), r.processed(), r.processorMeanMs(), r.lookupP50Ms(), r.lookupP99Ms(), r.newTextLookupP50Ms(), r.unfilteredNewTextLookupP50Ms(), r.segments(),
+                r.mergedLookupP50Ms()));
         }
         md.append('\n');
     }
