@@ -34,7 +34,7 @@ import java.util.function.LongPredicate;
  * near-duplicate (most documents an ingest processor looks up) then costs no traversal of the points at all.
  *
  * <p>A filter is built the first time a query needs it, in the background (until then queries look up every value): it is
- * registered first, so that every document indexed from then on adds its values ({@link #postIndex}, on primaries, replicas
+ * registered first, so that every document indexed from then on adds its values ({@link #preIndex}, on primaries, replicas
  * and recoveries alike); then the shard is refreshed, so that every document indexed before is in the reader whose band
  * points are read. Values of deleted or updated documents stay (they only make "perhaps" answers more frequent). A filter
  * is dropped with its shard copy; its memory is charged to the fielddata circuit breaker (it is, like field data, built from the index and kept), and a refused charge leaves
@@ -219,11 +219,16 @@ public final class BandFilters implements IndexingOperationListener, IndexEventL
         }
     }
 
+    /**
+     * Adds the band values of a document about to be indexed: before the engine has it, so that no refresh can show it
+     * to a query while its values are not in the filter yet (an operation that then fails leaves values no document
+     * holds, which only make "perhaps" answers more frequent).
+     */
     @Override
-    public void postIndex(ShardId shardId, Engine.Index index, Engine.IndexResult result) {
+    public Engine.Index preIndex(ShardId shardId, Engine.Index index) {
         Map<String, State> fields = byShard.get(shardId);
         if (fields == null || fields.isEmpty()) {
-            return;
+            return index;
         }
         for (LuceneDocument doc : index.docs()) {
             for (IndexableField f : doc.getFields()) {
@@ -238,6 +243,7 @@ public final class BandFilters implements IndexingOperationListener, IndexEventL
                 }
             }
         }
+        return index;
     }
 
     @Override
