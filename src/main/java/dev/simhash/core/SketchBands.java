@@ -71,6 +71,18 @@ public final class SketchBands {
         return values;
     }
 
+    /**
+     * A band value as indexed ({@value #VALUE_BYTES} bytes at {@code packed[offset..]}: the band, then its key) as the number
+     * {@link #longValues} gives it.
+     */
+    public static long longValue(byte[] packed, int offset) {
+        long v = 0;
+        for (int i = 0; i < VALUE_BYTES; i++) {
+            v = (v << 8) | (packed[offset + i] & 0xFF);
+        }
+        return v;
+    }
+
     /** How many band keys the sketches at {@code a[aOff..]} and {@code b[bOff..]} share. */
     public static int sharedBands(byte[] a, int aOff, byte[] b, int bOff) {
         int shared = 0;

@@ -188,11 +188,7 @@ public final class BandFilters implements IndexingOperationListener, IndexEventL
 
         @Override
         public void visit(int docID, byte[] packedValue) {
-            long value = 0;
-            for (int i = 0; i < SketchBands.VALUE_BYTES; i++) {
-                value = (value << 8) | (packedValue[i] & 0xFF);
-            }
-            filter.add(value);
+            filter.add(SketchBands.longValue(packedValue, 0));
         }
 
         @Override

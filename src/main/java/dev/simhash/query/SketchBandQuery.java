@@ -70,20 +70,11 @@ final class SketchBandQuery extends Query {
         int kept = 0;
         for (BytesRef term : terms) {
             byte[] value = BytesRef.deepCopyOf(term).bytes;
-            if (held == null || held.test(longValue(value))) {
+            if (held == null || held.test(SketchBands.longValue(value, 0))) {
                 values[kept++] = value;
             }
         }
         return Arrays.copyOf(values, kept);
-    }
-
-    /** A band value's bytes (the band, then its key) as the number {@link SketchBands#longValues} gives. */
-    private static long longValue(byte[] value) {
-        long v = 0;
-        for (byte b : value) {
-            v = (v << 8) | (b & 0xFF);
-        }
-        return v;
     }
 
     SketchCheck check() {

@@ -25,6 +25,12 @@ class SketchBandsTest {
         assertEquals(134, MinHashSketch.BYTES);
         BytesRef[] terms = SketchBands.values(sketch);
         assertEquals(14, terms.length);
+        // an indexed value read back as a number is the number longValues gives its band: j << 40 | the key's 5 bytes
+        long[] numbers = SketchBands.longValues(sketch, 0);
+        for (int j = 0; j < terms.length; j++) {
+            assertEquals(numbers[j], SketchBands.longValue(terms[j].bytes, terms[j].offset));
+        }
+        assertEquals((13L << 40) | 0xE5E6E7E8E9L, numbers[13]);
         // the keys start at byte 64, 5 bytes each: band 0 is bytes 64..68, band 13 bytes 129..133
         assertArrayEquals(new byte[] { 0, (byte) 164, (byte) 165, (byte) 166, (byte) 167, (byte) 168 }, BytesRef.deepCopyOf(terms[0]).bytes);
         assertArrayEquals(new byte[] { 13, (byte) 229, (byte) 230, (byte) 231, (byte) 232, (byte) 233 }, BytesRef.deepCopyOf(terms[13]).bytes);
