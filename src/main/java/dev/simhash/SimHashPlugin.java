@@ -13,6 +13,7 @@ import dev.simhash.duplicates.AsyncDuplicatesAction;
 import dev.simhash.duplicates.DuplicatesAction;
 import dev.simhash.duplicates.DuplicatesStatus;
 import dev.simhash.duplicates.ReportDeleteAction;
+import dev.simhash.duplicates.ShardBandsAction;
 import dev.simhash.duplicates.ReportGetAction;
 import dev.simhash.duplicates.ReportStore;
 import dev.simhash.duplicates.RestDuplicatesAction;
@@ -21,6 +22,7 @@ import dev.simhash.duplicates.RestReportGetAction;
 import dev.simhash.duplicates.TransportAsyncDuplicatesAction;
 import dev.simhash.duplicates.TransportDuplicatesAction;
 import dev.simhash.duplicates.TransportReportDeleteAction;
+import dev.simhash.duplicates.TransportShardBandsAction;
 import dev.simhash.duplicates.TransportReportGetAction;
 import dev.simhash.fold.FoldAction;
 import dev.simhash.fold.RestFoldAction;
@@ -183,7 +185,8 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
             new Action<>(DeleteWeightsAction.INSTANCE, TransportDeleteWeightsAction.class),
             new Action<>(AsyncDuplicatesAction.INSTANCE, TransportAsyncDuplicatesAction.class),
             new Action<>(ReportGetAction.INSTANCE, TransportReportGetAction.class),
-            new Action<>(ReportDeleteAction.INSTANCE, TransportReportDeleteAction.class));
+            new Action<>(ReportDeleteAction.INSTANCE, TransportReportDeleteAction.class),
+            new Action<>(ShardBandsAction.INSTANCE, TransportShardBandsAction.class));
     }
 
     @Override

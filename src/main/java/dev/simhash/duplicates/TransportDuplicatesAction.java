@@ -183,6 +183,12 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
          * its indices) reads through scrolls of the alias instead, ids included, so that no member fetch is needed.
          */
         private boolean scrolling;
+        /**
+         * The documents the report covers when it read only the candidates ({@link ShardedCandidates}); -1 when it read
+         * every document.
+         */
+        private long coveredDocs = -1;
+        private volatile String[] concreteIndices;
         /** Each slice's scroll while reading by scrolls; null otherwise and once they are cleared. */
         private volatile String[] scrollIds;
         private FingerprintTable table;
@@ -300,6 +306,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     } else {
                         request.defaultMaxDistance(fingerprints::defaultMaxDistance);
                     }
+                    concreteIndices = caps.getIndices();
                     checkConcreteIndices(caps.getIndices(), () -> {
                         allocate();
                         if (request.writeGroupId() == null) {
@@ -404,6 +411,23 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         }
 
         private void openPit() {
+            List<ShardedCandidates.Shard> shards = candidatesOnShards();
+            if (shards != null) {
+                new ShardedCandidates(client, threadPool.getThreadContext(), shards, hashPath, memory, task::ensureNotCancelled,
+                    this::addCandidates, this::fail).run(docs -> {
+                        coveredDocs = docs;
+                        task.docsTotal(docs);
+                        readNanos = System.nanoTime();
+                        threadPool.generic().execute(() -> {
+                            try {
+                                group();
+                            } catch (Exception e) {
+                                fail(e);
+                            }
+                        });
+                    });
+                return;
+            }
             if (scrolling) {
                 for (int slice = 0; slice < slices; slice++) {
                     readPage(slice, null);
@@ -418,6 +442,33 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     readPage(slice, null);
                 }
             }));
+        }
+
+        /**
+         * The shards to read candidates from, when the report reads only those ({@link ShardedCandidates}): a listing at a
+         * threshold whose candidates come from the bands, over the whole of indices of this cluster; else null.
+         */
+        private List<ShardedCandidates.Shard> candidatesOnShards() {
+            if (verification == null || verification.byBands() == false || request.query() != null || request.writeGroupId() != null
+                || scrolling || request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL || concreteIndices == null) {
+                return null;
+            }
+            return ShardedCandidates.shardsOf(indices, request.indices(), concreteIndices);
+        }
+
+        /** Appends one shard's candidates to the table (a sink of {@link ShardedCandidates}). */
+        private void addCandidates(String index, ShardBandsResponse r) {
+            synchronized (table) {
+                for (int i = 0; i < r.candidates(); i++) {
+                    int doc = table.size();
+                    table.add(index, r.id(i), r.fingerprint(i), r.routing(i));
+                    addSketch(doc, r.sketches(), i * MinHashSketch.BYTES);
+                }
+                long now = table.ramBytesUsed() + sketchBytes.length + sketchPresent.size() / Byte.SIZE;
+                memory.update(tableCharged, now, "candidates read");
+                tableCharged = now;
+            }
+            task.addDocsRead(r.candidates());
         }
 
         /** The documents the report covers: those with a fingerprint that match {@code query}, plus {@code extra}. */
@@ -519,7 +570,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         int doc = table.size();
                         table.add(hit.getIndex(), hit.getId(), hash, routing == null ? null : routing.getValue());
                         if (verification != null) {
-                            addSketch(doc, Verification.sketchOf(hit, hashPath));
+                            addSketch(doc, Verification.sketchOf(hit, hashPath), 0);
                         }
                         if (currentGroup != null) {
                             rememberCurrentGroup(doc, hit.field(request.writeGroupId()));
@@ -568,8 +619,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             }
         }
 
-        /** Keeps document {@code doc}'s sketch (null: it has none), growing the array by half when full. */
-        private void addSketch(int doc, byte[] sketch) {
+        /** Keeps document {@code doc}'s sketch, at {@code sketch[offset..]} (null: it has none), growing the array by half when full. */
+        private void addSketch(int doc, byte[] sketch, int offset) {
             int size = MinHashSketch.BYTES;
             if ((long) (doc + 1) * size > sketchBytes.length) {
                 long grown = Math.max((long) (doc + 1) * size, sketchBytes.length + (long) (sketchBytes.length >> 1));
@@ -580,7 +631,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 sketchBytes = Arrays.copyOf(sketchBytes, (int) grown);
             }
             if (sketch != null) {
-                System.arraycopy(sketch, 0, sketchBytes, doc * size, size);
+                System.arraycopy(sketch, offset, sketchBytes, doc * size, size);
                 sketchPresent.set(doc);
             }
         }
@@ -651,6 +702,10 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(),
                     request.maxMembers(), sketches == null ? null : (doc, other) -> Verification.similarity(sketchBytes,
                         doc * MinHashSketch.BYTES, sketchBytes, other * MinHashSketch.BYTES));
+                if (coveredDocs >= 0) {
+                    // the documents not read share no band value with any other: each is a group of its own
+                    page = new DuplicateGroups.Page(Math.toIntExact(coveredDocs), page.groupsTotal(), page.duplicatesTotal(), page.groups());
+                }
                 groupNanos = System.nanoTime();
                 membersNanos = groupNanos;
                 if (request.writeGroupId() == null) {

@@ -46,6 +46,9 @@ class VerifiedQuerySecurityIT {
             .role("fls_a:\n  indices:\n    - names: ['vsec-a']\n      privileges: ['read']\n"
                 + "      field_security:\n        grant: ['*']\n        except: ['body', 'body.simhash']\n")
             .user("fls", "fls-pw-123456", "fls_a")
+            .role("dls_a:\n  indices:\n    - names: ['vsec-a']\n      privileges: ['read']\n"
+                + "      query: '{\"ids\": {\"values\": [\"a2\"]}}'\n")
+            .user("dls", "dls-pw-123456", "dls_a")
             .role("alias_c:\n  indices:\n    - names: ['vsec-cf']\n      privileges: ['read']\n")
             .user("aliased", "aliased-pw-123456", "alias_c")
             .build().start();
@@ -140,6 +143,34 @@ class VerifiedQuerySecurityIT {
         if (cluster != null) {
             cluster.close();
         }
+    }
+
+    /**
+     * The report at the default reads the shards through the caller's searcher: document-level security hides documents
+     * from it as from a search, and so does an alias's filter.
+     */
+    @Test
+    void theDefaultReportSeesWhatTheCallerSees() {
+        String report = "{\"field\": \"body.simhash\"}";
+        Rest.Answer all = admin.post("/vsec-a/_simhash/duplicates", report);
+        assertEquals(200, all.status(), all.toString());
+        assertEquals(2, ((Number) all.at("total_docs")).intValue(), all.toString());
+        assertEquals(1, ((Number) all.at("groups_total")).intValue(), all.toString());
+        Rest.Answer dls = cluster.restAs("dls").post("/vsec-a/_simhash/duplicates", report);
+        assertEquals(200, dls.status(), dls.toString());
+        assertEquals(1, ((Number) dls.at("total_docs")).intValue(), dls.toString());
+        assertEquals(0, ((Number) dls.at("groups_total")).intValue(), dls.toString());
+        assertFalse(dls.body().contains("a1"), dls.toString());
+
+        Rest.Answer index = admin.post("/vsec-c/_simhash/duplicates", report);
+        assertEquals(200, index.status(), index.toString());
+        assertEquals(3, ((Number) index.at("total_docs")).intValue(), index.toString());
+        assertEquals(3, ((Number) index.at("groups.0.size")).intValue(), index.toString());
+        Rest.Answer alias = admin.post("/vsec-cf/_simhash/duplicates", report);
+        assertEquals(200, alias.status(), alias.toString());
+        assertEquals(2, ((Number) alias.at("total_docs")).intValue(), alias.toString());
+        assertEquals(2, ((Number) alias.at("groups.0.size")).intValue(), alias.toString());
+        assertFalse(alias.body().contains("hidden"), alias.toString());
     }
 
     @Test

@@ -9,7 +9,8 @@ import java.util.Map;
  * The whole-index report as a user runs it ({@code --only report-default}): one index (1 shard, no replica) of real-like
  * texts ({@link SyntheticTexts}) with the default {@code simhash} field, grown from one size to the next; at each size,
  * interleaved, the report with the defaults ({@code {"field": "body.simhash"}}: {@code min_similarity} 0.8, candidates from
- * the sketch's bands) and with {@code max_distance} 6 (the fingerprint radius alone). Reports each run's time and phases,
+ * the sketch's bands, read on the shards), the same with a {@code match_all} query (every document read by the node that
+ * runs the report) and with {@code max_distance} 6 (the fingerprint radius alone). Reports each run's time and phases,
  * the groups found and the report's peak charge, and how the default report's time grows with the documents.
  */
 public final class DefaultReportBench {
@@ -49,6 +50,8 @@ public final class DefaultReportBench {
         log.info(String.format(Locale.ROOT, "  %s: %,d texts (loaded up to here in %d s)", INDEX, docs, loads.get(loads.size() - 1)[1]));
         for (int run = 1; run <= RUNS; run++) {
             measure(docs, "default", "{\"field\": \"body.simhash\"}", run);
+            // the same report with a query: this node reads every document (the path before the shards sent only candidates)
+            measure(docs, "default, all read", "{\"field\": \"body.simhash\", \"query\": {\"match_all\": {}}}", run);
             measure(docs, "max_distance 6", "{\"field\": \"body.simhash\", \"max_distance\": 6}", run);
         }
     }
@@ -89,8 +92,11 @@ public final class DefaultReportBench {
         md.append(String.format(Locale.ROOT, "One index (1 shard, 0 replicas) of real-like texts (40%% in planted clusters of near-duplicates) "
             + "with the default `simhash` field, grown from one size to the next (bulks of %d, 2 clients, refreshed, not merged). At each "
             + "size, %d runs each, interleaved: `POST %s/_simhash/duplicates` with `{\"field\": \"body.simhash\"}` (the default: "
-            + "`min_similarity` 0.8) and with `max_distance` 6. Times are the response's `took_ms` and `phases_ms`; peak is its "
-            + "`peak_memory_bytes` (what the report charged to the request breaker).%n%n", BULK_DOCS, RUNS, INDEX));
+            + "`min_similarity` 0.8: the shards send only the documents sharing a band value), the same with `\"query\": {\"match_all\": "
+            + "{}}` (\"all read\": the node that runs the report reads every document, as before the shards sent candidates) and with "
+            + "`max_distance` 6. Times are the response's `took_ms` and `phases_ms`; peak is its `peak_memory_bytes` (what the report "
+            + "charged to the request breaker of the node that runs it; the shards' own transient arrays are charged on their nodes "
+            + "and are not in it).%n%n", BULK_DOCS, RUNS, INDEX));
         md.append("| documents | report | run | took ms | read ms | group ms | members ms | candidates | groups | duplicates | peak MB |\n")
             .append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");
         for (Run r : runs) {

@@ -35,6 +35,11 @@ public final class CompatIndices {
         return new CompatIndices(ingest.getClusterService(), ingest::getProjectResolver);
     }
 
+    /** The resolver of the caller's project (for Elasticsearch's own action bases). */
+    ProjectResolver projectResolver() {
+        return projectResolver.get();
+    }
+
     /** The indices, aliases and data streams of the cluster state by name. */
     public SortedMap<String, IndexAbstraction> lookup() {
         return projectResolver.get().getProjectMetadata(clusterService.state()).getIndicesLookup();
