@@ -18,6 +18,7 @@ import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
+import org.elasticsearch.common.lucene.index.SequentialStoredFieldsLeafReader;
 import org.elasticsearch.index.mapper.Uid;
 
 import java.io.IOException;
@@ -143,7 +144,9 @@ final class ShardBandScan {
             }
             SortedNumericDocValues fingerprints = DocValues.getSortedNumeric(r, field);
             BinaryDocValues sketches = SimHashFieldType.sketchValues(r, field);
-            StoredFields stored = r.storedFields();
+            // Elasticsearch's readers can read stored fields in order, decompressing each block once (a fetch phase's way)
+            StoredFields stored = r instanceof SequentialStoredFieldsLeafReader sequential ? sequential.getSequentialStoredFieldsReader()
+                : r.storedFields();
             for (int g = first; g < end; g = nextMarked(marked, g + 1)) {
                 int doc = g - base;
                 if (fingerprints.advanceExact(doc) == false || sketches == null || sketches.advanceExact(doc) == false) {
