@@ -3,6 +3,7 @@ package dev.simhash.duplicates;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SketchBands;
 import dev.simhash.mapper.SimHashFieldType;
+import dev.simhash.neardup.Verification;
 
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
@@ -22,9 +23,9 @@ import org.elasticsearch.common.lucene.index.SequentialStoredFieldsLeafReader;
 import org.elasticsearch.index.mapper.Uid;
 
 import java.io.IOException;
-import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.concurrent.Executor;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
@@ -35,8 +36,34 @@ import java.util.function.LongConsumer;
  */
 final class ShardBandScan {
 
-    /** One candidate document as read. */
-    record Candidate(String id, String routing, long fingerprint, byte[] sketch) {}
+    /** The candidate documents as read: id, routing (null for none), fingerprint and sketch of each, in growing arrays. */
+    static final class Candidates {
+        String[] ids = new String[16];
+        String[] routings = new String[16];
+        long[] fingerprints = new long[16];
+        byte[] sketches = new byte[16 * MinHashSketch.BYTES];
+        int size;
+
+        /** Appends one; returns the bytes the arrays grew by. */
+        long add(String id, String routing, long fingerprint, BytesRef sketch) {
+            long grew = 0;
+            if (size == ids.length) {
+                int n = size * 2;
+                grew = (long) size * (2L * Integer.BYTES + Long.BYTES + MinHashSketch.BYTES);
+                ids = Arrays.copyOf(ids, n);
+                routings = Arrays.copyOf(routings, n);
+                fingerprints = Arrays.copyOf(fingerprints, n);
+                sketches = Arrays.copyOf(sketches, n * MinHashSketch.BYTES);
+            }
+            ids[size] = id;
+            routings[size] = routing;
+            fingerprints[size] = fingerprint;
+            System.arraycopy(sketch.bytes, sketch.offset, sketches, size * MinHashSketch.BYTES, MinHashSketch.BYTES);
+            size++;
+            // the id's String (a header, its array's header and its bytes) and the routing's, if any
+            return grew + 56 + id.length() + (routing == null ? 0 : 56 + routing.length());
+        }
+    }
 
     private final IndexReader reader;
     private final String field;
@@ -44,14 +71,25 @@ final class ShardBandScan {
     /** Charges (positive) or releases (negative) the bytes of this scan's arrays. */
     private final LongConsumer memory;
     private final Runnable checkCancelled;
+    /** The most documents a shard may have to be marked by packed pairs ({@link #markPacked}). */
+    private final int packedDocs;
 
     ShardBandScan(IndexReader reader, String field, LongConsumer memory, Runnable checkCancelled) {
+        this(reader, field, memory, checkCancelled, 1 << DOC_BITS);
+    }
+
+    /** As above; tests lower {@code packedDocs} to reach the walk for larger shards. */
+    ShardBandScan(IndexReader reader, String field, LongConsumer memory, Runnable checkCancelled, int packedDocs) {
         this.reader = reader;
+        this.packedDocs = packedDocs;
         this.field = field;
         this.sketchField = SimHashFieldType.sketchField(field);
         this.memory = memory;
         this.checkCancelled = checkCancelled;
     }
+
+    private static final int KEY_BITS = 8 * SketchBands.KEY_BYTES;
+    private static final long KEY_MASK = (1L << KEY_BITS) - 1;
 
     /** Which of {@code partitions} hash partitions band value {@code v} belongs to. */
     static int partitionOf(long v, int partitions) {
@@ -99,30 +137,17 @@ final class ShardBandScan {
      * The live documents that hold a band value another live document of the shard holds too, or one in {@code shared}
      * (ascending): the only ones of the shard that can share a band with another document of the report.
      */
-    List<Candidate> candidates(long[] shared) throws IOException {
+    Candidates candidates(long[] shared) throws IOException {
         FixedBitSet marked = new FixedBitSet(Math.max(1, reader.maxDoc()));
         long markedBytes = marked.ramBytesUsed();
         memory.accept(markedBytes);
         try {
             for (int band = 0; band < SketchBands.BANDS; band++) {
                 checkCancelled.run();
-                Longs values = new Longs();
-                try {
-                    for (LeafReaderContext leaf : reader.leaves()) {
-                        visit(leaf, band, (doc, v) -> values.add(v));
-                    }
-                    long[] repeated = values.repeated();
-                    values.release();
-                    for (LeafReaderContext leaf : reader.leaves()) {
-                        int base = leaf.docBase;
-                        visit(leaf, band, (doc, v) -> {
-                            if (Arrays.binarySearch(repeated, v) >= 0 || Arrays.binarySearch(shared, v) >= 0) {
-                                marked.set(base + doc);
-                            }
-                        });
-                    }
-                } finally {
-                    values.release();
+                if (reader.maxDoc() <= packedDocs) {
+                    markPacked(band, shared, marked);
+                } else {
+                    markInTwoWalks(band, shared, marked);
                 }
             }
             return read(marked);
@@ -131,8 +156,165 @@ final class ShardBandScan {
         }
     }
 
-    private List<Candidate> read(FixedBitSet marked) throws IOException {
-        List<Candidate> out = new ArrayList<>();
+    /**
+     * The groups of a shard's candidates, found on the shard (what a report over one shard needs, so that no sketch leaves
+     * the shard): the members of every group of two or more documents (id, routing, fingerprint), each one's group and
+     * similarity to its group's representative, and per group its id and representative (a member's position).
+     */
+    record Groups(int size, String[] ids, String[] routings, long[] fingerprints, int[] groupOf, double[] similarity, long[] groupIds,
+                  int[] representatives, long comparisons, long hotBuckets) {}
+
+    /**
+     * Groups the candidates as the report does ({@link BandComponents}), in up to {@code parallelism} threads (the caller's
+     * and {@code executor}'s), charging the grouping's arrays.
+     */
+    Groups group(Candidates c, Verification verification, Executor executor, int parallelism) {
+        int n = c.size;
+        long grouping = BandComponents.estimateBytes(n, parallelism);
+        memory.accept(grouping);
+        try {
+            BitSet present = new BitSet(n);
+            present.set(0, n);
+            NearDuplicateComponents.Sketches sketches = new NearDuplicateComponents.Sketches(c.sketches, present, MinHashSketch.BYTES,
+                verification::linked);
+            NearDuplicateComponents components = BandComponents.find(Arrays.copyOf(c.fingerprints, n), sketches, checkCancelled,
+                groups -> {}, executor, parallelism);
+            int[] groupOfComponent = new int[components.componentCount()];
+            int groups = 0;
+            for (int k = 0; k < groupOfComponent.length; k++) {
+                groupOfComponent[k] = components.componentSize(k) > 1 ? groups++ : -1;
+            }
+            int members = 0;
+            for (int doc = 0; doc < n; doc++) {
+                if (groupOfComponent[components.componentOf(doc)] >= 0) {
+                    members++;
+                }
+            }
+            String[] ids = new String[members];
+            String[] routings = new String[members];
+            long[] fingerprints = new long[members];
+            int[] groupOf = new int[members];
+            double[] similarity = new double[members];
+            long[] groupIds = new long[groups];
+            int[] representatives = new int[groups];
+            int m = 0;
+            for (int doc = 0; doc < n; doc++) {
+                int k = components.componentOf(doc);
+                int g = groupOfComponent[k];
+                if (g < 0) {
+                    continue;
+                }
+                int rep = components.representative(k);
+                ids[m] = c.ids[doc];
+                routings[m] = c.routings[doc];
+                fingerprints[m] = c.fingerprints[doc];
+                groupOf[m] = g;
+                similarity[m] = Verification.similarity(c.sketches, doc * MinHashSketch.BYTES, c.sketches, rep * MinHashSketch.BYTES);
+                if (doc == rep) {
+                    representatives[g] = m;
+                }
+                groupIds[g] = components.componentMinHash(k);
+                m++;
+            }
+            return new Groups(members, ids, routings, fingerprints, groupOf, similarity, groupIds, representatives, components.comparisons(),
+                components.hotBuckets());
+        } finally {
+            memory.accept(-grouping);
+        }
+    }
+
+    /** Bits of a document number packed beside a band's key: shards of at most 2^24 documents are marked in one walk per band. */
+    private static final int DOC_BITS = 24;
+    /** The bits of a packed pair a band's values are first bucketed by. */
+    private static final int TOP_BITS = 16;
+
+    /**
+     * Marks the documents holding a value of band {@code band} that another holds or {@code shared} has: one walk, the
+     * (key, document) pairs packed in one long each, sorted, runs of equal keys marked.
+     */
+    private void markPacked(int band, long[] shared, FixedBitSet marked) throws IOException {
+        Longs pairs = new Longs();
+        try {
+            for (LeafReaderContext leaf : reader.leaves()) {
+                int base = leaf.docBase;
+                visit(leaf, band, (doc, v) -> pairs.add((v & KEY_MASK) << DOC_BITS | (base + doc)));
+            }
+            int n = pairs.size;
+            // a counting sort on the top bits of the key, then each bucket sorted: equal keys end up adjacent
+            long[] byTop = new long[n];
+            long bytes = (long) n * Long.BYTES;
+            memory.accept(bytes);
+            try {
+                int[] start = new int[(1 << TOP_BITS) + 1];
+                long[] values = pairs.values;
+                for (int i = 0; i < n; i++) {
+                    start[(int) (values[i] >>> (64 - TOP_BITS)) + 1]++;
+                }
+                for (int b = 0; b < 1 << TOP_BITS; b++) {
+                    start[b + 1] += start[b];
+                }
+                int[] fill = Arrays.copyOf(start, 1 << TOP_BITS);
+                for (int i = 0; i < n; i++) {
+                    byTop[fill[(int) (values[i] >>> (64 - TOP_BITS))]++] = values[i];
+                }
+                pairs.release();
+                for (int b = 0; b < 1 << TOP_BITS; b++) {
+                    int from = start[b];
+                    int to = start[b + 1];
+                    if (to - from > 1) {
+                        Arrays.sort(byTop, from, to);
+                    }
+                    markRuns(band, byTop, from, to, shared, marked);
+                }
+            } finally {
+                memory.accept(-bytes);
+            }
+        } finally {
+            pairs.release();
+        }
+    }
+
+    /** Marks the documents of {@code sorted[from..to)} whose key another holds too or {@code shared} has. */
+    private static void markRuns(int band, long[] sorted, int from, int to, long[] shared, FixedBitSet marked) {
+        for (int run = from; run < to;) {
+            long key = sorted[run] >>> DOC_BITS;
+            int end = run + 1;
+            while (end < to && sorted[end] >>> DOC_BITS == key) {
+                end++;
+            }
+            if (end - run > 1 || (shared.length > 0 && Arrays.binarySearch(shared, (long) band << KEY_BITS | key) >= 0)) {
+                for (int i = run; i < end; i++) {
+                    marked.set((int) (sorted[i] & ((1L << DOC_BITS) - 1)));
+                }
+            }
+            run = end;
+        }
+    }
+
+    /** As {@link #markPacked} for larger shards: the band's values collected and sorted, then a second walk marks. */
+    private void markInTwoWalks(int band, long[] shared, FixedBitSet marked) throws IOException {
+        Longs values = new Longs();
+        try {
+            for (LeafReaderContext leaf : reader.leaves()) {
+                visit(leaf, band, (doc, v) -> values.add(v));
+            }
+            long[] repeated = values.repeated();
+            values.release();
+            for (LeafReaderContext leaf : reader.leaves()) {
+                int base = leaf.docBase;
+                visit(leaf, band, (doc, v) -> {
+                    if (Arrays.binarySearch(repeated, v) >= 0 || Arrays.binarySearch(shared, v) >= 0) {
+                        marked.set(base + doc);
+                    }
+                });
+            }
+        } finally {
+            values.release();
+        }
+    }
+
+    private Candidates read(FixedBitSet marked) throws IOException {
+        Candidates out = new Candidates();
         for (LeafReaderContext leaf : reader.leaves()) {
             checkCancelled.run();
             LeafReader r = leaf.reader();
@@ -161,15 +343,11 @@ final class ShardBandScan {
                 if (ids.id == null) {
                     continue;
                 }
-                out.add(new Candidate(ids.id, ids.routing, fingerprints.nextValue(), BytesRef.deepCopyOf(b).bytes));
-                memory.accept(CANDIDATE_BYTES + MinHashSketch.BYTES + ids.id.length());
+                memory.accept(out.add(ids.id, ids.routing, fingerprints.nextValue(), b));
             }
         }
         return out;
     }
-
-    /** Roughly the heap of one {@link Candidate} beside its sketch's bytes and its id's characters. */
-    static final long CANDIDATE_BYTES = 120;
 
     private static int nextMarked(FixedBitSet marked, int from) {
         return from >= marked.length() ? DocIdSetIterator.NO_MORE_DOCS : marked.nextSetBit(from);

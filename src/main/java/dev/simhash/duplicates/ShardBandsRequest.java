@@ -1,8 +1,10 @@
 package dev.simhash.duplicates;
 
+import dev.simhash.neardup.Verification;
 import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionRequestValidationException;
+import org.elasticsearch.action.ValidateActions;
 import org.elasticsearch.action.support.single.shard.SingleShardRequest;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
@@ -16,13 +18,14 @@ import java.util.Map;
 /**
  * What the report asks of one shard (of a concrete index) about the {@code simhash} field {@code field}: how many of its
  * documents the caller sees ({@link Mode#COUNT}), one hash partition of the band values they hold ({@link Mode#VALUES}),
- * or the documents holding a band value that another document of the shard holds too, or that is in {@code shared}
- * ({@link Mode#CANDIDATES}).
+ * the documents holding a band value that another document of the shard holds too, or that is in {@code shared}
+ * ({@link Mode#CANDIDATES}), or, for a report over this one shard, the groups those candidates form at the threshold
+ * ({@link Mode#GROUPS}).
  */
 public final class ShardBandsRequest extends SingleShardRequest<ShardBandsRequest> {
 
     public enum Mode {
-        COUNT, VALUES, CANDIDATES
+        COUNT, VALUES, CANDIDATES, GROUPS
     }
 
     private final int shard;
@@ -31,9 +34,13 @@ public final class ShardBandsRequest extends SingleShardRequest<ShardBandsReques
     private final int partition;
     private final int partitions;
     private final long[] shared;
+    /** The threshold the groups are found at ({@link Mode#GROUPS} only). */
+    private final Verification verification;
 
-    private ShardBandsRequest(String index, int shard, String field, Mode mode, int partition, int partitions, long[] shared) {
+    private ShardBandsRequest(String index, int shard, String field, Mode mode, int partition, int partitions, long[] shared,
+                              Verification verification) {
         super(index);
+        this.verification = verification;
         this.shard = shard;
         this.field = field;
         this.mode = mode;
@@ -43,17 +50,22 @@ public final class ShardBandsRequest extends SingleShardRequest<ShardBandsReques
     }
 
     static ShardBandsRequest count(String index, int shard, String field) {
-        return new ShardBandsRequest(index, shard, field, Mode.COUNT, 0, 1, new long[0]);
+        return new ShardBandsRequest(index, shard, field, Mode.COUNT, 0, 1, new long[0], null);
     }
 
     /** Partition {@code partition} of {@code partitions} of the shard's band values ({@link ShardBandScan#partitionOf}). */
     static ShardBandsRequest values(String index, int shard, String field, int partition, int partitions) {
-        return new ShardBandsRequest(index, shard, field, Mode.VALUES, partition, partitions, new long[0]);
+        return new ShardBandsRequest(index, shard, field, Mode.VALUES, partition, partitions, new long[0], null);
     }
 
     /** The shard's candidate documents; {@code shared}: the band values held in other shards too, ascending. */
     static ShardBandsRequest candidates(String index, int shard, String field, long[] shared) {
-        return new ShardBandsRequest(index, shard, field, Mode.CANDIDATES, 0, 1, shared);
+        return new ShardBandsRequest(index, shard, field, Mode.CANDIDATES, 0, 1, shared, null);
+    }
+
+    /** The groups of the shard's candidates at {@code verification}: for a report over this shard alone. */
+    static ShardBandsRequest groups(String index, int shard, String field, Verification verification) {
+        return new ShardBandsRequest(index, shard, field, Mode.GROUPS, 0, 1, new long[0], verification);
     }
 
     public ShardBandsRequest(StreamInput in) throws IOException {
@@ -65,6 +77,7 @@ public final class ShardBandsRequest extends SingleShardRequest<ShardBandsReques
         partition = body.readVInt();
         partitions = body.readVInt();
         shared = ShardBandsResponse.readAscending(body);
+        verification = body.readBoolean() ? new Verification(body.readDouble(), body.readVInt(), body.readVInt()) : null;
     }
 
     @Override
@@ -77,12 +90,22 @@ public final class ShardBandsRequest extends SingleShardRequest<ShardBandsReques
             body.writeVInt(partition);
             body.writeVInt(partitions);
             ShardBandsResponse.writeAscending(body, shared);
+            body.writeBoolean(verification != null);
+            if (verification != null) {
+                body.writeDouble(verification.minSimilarity());
+                body.writeVInt(verification.radius());
+                body.writeVInt(verification.minEqualBins());
+            }
         });
     }
 
     @Override
     public ActionRequestValidationException validate() {
-        return validateNonNullIndex();
+        ActionRequestValidationException e = validateNonNullIndex();
+        if (mode == Mode.GROUPS && verification == null) {
+            e = ValidateActions.addValidationError("[verification] is required to find groups", e);
+        }
+        return e;
     }
 
     @Override
@@ -119,5 +142,9 @@ public final class ShardBandsRequest extends SingleShardRequest<ShardBandsReques
 
     long[] shared() {
         return shared;
+    }
+
+    Verification verification() {
+        return verification;
     }
 }

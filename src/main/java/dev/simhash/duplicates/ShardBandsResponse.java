@@ -11,25 +11,63 @@ import java.io.IOException;
 
 /**
  * One shard's answer to a {@link ShardBandsRequest}: the documents it covers ({@link #docs}, the caller's visible documents
- * with a fingerprint), and by mode the band values (ascending, distinct) or the candidate documents: their {@code _id},
- * {@code _routing} (null for none), fingerprint and sketch ({@value MinHashSketch#BYTES} bytes each, in one array).
+ * with a fingerprint), and by mode the band values (ascending, distinct), the candidate documents (their {@code _id},
+ * {@code _routing} (null for none), fingerprint and sketch, {@value MinHashSketch#BYTES} bytes each, in one array), or the
+ * members of the shard's groups (id, routing, fingerprint, no sketch), each with its group and its similarity to the
+ * group's representative, and per group its id and representative ({@link ShardBandScan.Groups}).
  */
 public final class ShardBandsResponse extends ActionResponse {
 
     private final long docs;
     private final long[] values;
+    private final int candidates;
     private final String[] ids;
     private final String[] routings;
     private final long[] fingerprints;
     private final byte[] sketches;
+    private final int[] groupOf;
+    private final double[] similarity;
+    private final long[] groupIds;
+    private final int[] representatives;
+    private final long comparisons;
+    private final long hotBuckets;
+    private final boolean grouped;
 
-    ShardBandsResponse(long docs, long[] values, String[] ids, String[] routings, long[] fingerprints, byte[] sketches) {
+    /** The first {@code candidates} entries of the arrays are the candidates (the arrays may be longer). */
+    ShardBandsResponse(long docs, long[] values, int candidates, String[] ids, String[] routings, long[] fingerprints,
+                       byte[] sketches) {
         this.docs = docs;
         this.values = values;
+        this.candidates = candidates;
         this.ids = ids;
         this.routings = routings;
         this.fingerprints = fingerprints;
         this.sketches = sketches;
+        this.groupOf = new int[0];
+        this.similarity = new double[0];
+        this.groupIds = new long[0];
+        this.representatives = new int[0];
+        this.comparisons = 0;
+        this.hotBuckets = 0;
+        this.grouped = false;
+    }
+
+    /** The answer of {@link ShardBandsRequest.Mode#GROUPS}. */
+    ShardBandsResponse(long docs, ShardBandScan.Groups g) {
+        this.docs = docs;
+        this.values = new long[0];
+        this.candidates = g.size();
+        this.ids = g.ids();
+        this.routings = g.routings();
+        this.fingerprints = g.fingerprints();
+        this.sketches = new byte[0];
+        this.groupOf = g.groupOf();
+        this.similarity = g.similarity();
+        this.groupIds = g.groupIds();
+        this.representatives = g.representatives();
+        this.comparisons = g.comparisons();
+        this.hotBuckets = g.hotBuckets();
+        this.grouped = true;
     }
 
     public ShardBandsResponse(StreamInput in) throws IOException {
@@ -37,6 +75,7 @@ public final class ShardBandsResponse extends ActionResponse {
         docs = body.readVLong();
         values = readAscending(body);
         int n = body.readVInt();
+        candidates = n;
         ids = new String[n];
         routings = new String[n];
         fingerprints = new long[n];
@@ -46,6 +85,13 @@ public final class ShardBandsResponse extends ActionResponse {
             fingerprints[i] = body.readLong();
         }
         sketches = body.readByteArray();
+        groupOf = body.readVIntArray();
+        similarity = body.readDoubleArray();
+        groupIds = body.readLongArray();
+        representatives = body.readVIntArray();
+        comparisons = body.readVLong();
+        hotBuckets = body.readVLong();
+        grouped = body.readBoolean();
     }
 
     @Override
@@ -53,13 +99,22 @@ public final class ShardBandsResponse extends ActionResponse {
         WireEnvelope.write(out, body -> {
             body.writeVLong(docs);
             writeAscending(body, values);
-            body.writeVInt(ids.length);
-            for (int i = 0; i < ids.length; i++) {
+            body.writeVInt(candidates);
+            for (int i = 0; i < candidates; i++) {
                 body.writeString(ids[i]);
                 body.writeOptionalString(routings[i]);
                 body.writeLong(fingerprints[i]);
             }
-            body.writeByteArray(sketches);
+            int sketchBytes = grouped ? 0 : candidates * MinHashSketch.BYTES; // groups found on the shard come without sketches
+            body.writeVInt(sketchBytes);
+            body.writeBytes(sketches, 0, sketchBytes);
+            body.writeVIntArray(groupOf);
+            body.writeDoubleArray(similarity);
+            body.writeLongArray(groupIds);
+            body.writeVIntArray(representatives);
+            body.writeVLong(comparisons);
+            body.writeVLong(hotBuckets);
+            body.writeBoolean(grouped);
         });
     }
 
@@ -92,7 +147,7 @@ public final class ShardBandsResponse extends ActionResponse {
     }
 
     int candidates() {
-        return ids.length;
+        return candidates;
     }
 
     String id(int i) {
@@ -107,16 +162,31 @@ public final class ShardBandsResponse extends ActionResponse {
         return fingerprints[i];
     }
 
+    /** Whether this is the answer of {@link ShardBandsRequest.Mode#GROUPS}: members of groups, found on the shard. */
+    boolean grouped() {
+        return grouped;
+    }
+
+    /**
+     * The shard's groups as components over its members (member i is document i): their ids, sizes and representatives as
+     * the shard found them.
+     */
+    NearDuplicateComponents components() {
+        int[] size = new int[groupIds.length];
+        for (int g : groupOf) {
+            size[g]++;
+        }
+        return new NearDuplicateComponents(groupOf.clone(), size, groupIds.clone(), representatives.clone(), comparisons, hotBuckets);
+    }
+
+    /** Member i's similarity to its group's representative (groups found on the shard). */
+    double similarity(int i) {
+        return similarity[i];
+    }
+
+    /** The candidates' sketches, candidate i's at {@code i * MinHashSketch.BYTES}. */
     byte[] sketches() {
         return sketches;
     }
 
-    /** The heap this response holds, roughly: what the report charges while it keeps it. */
-    long ramBytes() {
-        long bytes = 64 + (long) values.length * Long.BYTES + sketches.length + (long) fingerprints.length * Long.BYTES;
-        for (int i = 0; i < ids.length; i++) {
-            bytes += 56 + ids[i].length() + (routings[i] == null ? 8 : 48 + routings[i].length());
-        }
-        return bytes;
-    }
 }

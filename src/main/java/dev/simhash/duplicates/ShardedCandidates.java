@@ -3,6 +3,7 @@ package dev.simhash.duplicates;
 import dev.simhash.breaker.RequestMemory;
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.core.SketchBands;
+import dev.simhash.neardup.Verification;
 
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.support.ContextPreservingActionListener;
@@ -27,7 +28,8 @@ import java.util.function.Consumer;
  * another document of the report reach this node ({@link ShardBandsAction} per shard, on a copy's node). With one shard,
  * the shard finds them itself. With several, the band values held in two or more shards are found first, a hash partition
  * at a time (each shard sends that partition of its distinct values, this node keeps the repeated ones), and each shard
- * is then given them. Every other document shares no band value with any: it is a group of its own, counted only.
+ * is then given them. Every other document shares no band value with any: it is a group of its own, counted only. A
+ * report over one shard leaves the grouping to it too: the shard sends the members of its groups, without sketches.
  */
 final class ShardedCandidates {
 
@@ -37,7 +39,7 @@ final class ShardedCandidates {
     /** One shard of a concrete index. */
     record Shard(String index, int shard) {}
 
-    /** Takes one shard's candidates. */
+    /** Takes one shard's candidates (or, for a report over one shard, its groups: {@link ShardBandsResponse#grouped}). */
     interface Sink {
         void accept(String index, ShardBandsResponse candidates) throws Exception;
     }
@@ -115,6 +117,7 @@ final class ShardedCandidates {
     private final ThreadContext threadContext;
     private final List<Shard> shards;
     private final String field;
+    private final Verification verification;
     private final RequestMemory memory;
     private final Runnable checkCancelled;
     private final Sink sink;
@@ -124,8 +127,9 @@ final class ShardedCandidates {
      * @param sink   takes each shard's candidates (one call at a time)
      * @param fail   takes the failure that ends the scan
      */
-    ShardedCandidates(Client client, ThreadContext threadContext, List<Shard> shards, String field, RequestMemory memory,
-                      Runnable checkCancelled, Sink sink, Consumer<Exception> fail) {
+    ShardedCandidates(Client client, ThreadContext threadContext, List<Shard> shards, String field, Verification verification,
+                      RequestMemory memory, Runnable checkCancelled, Sink sink, Consumer<Exception> fail) {
+        this.verification = verification;
         this.client = client;
         this.threadContext = threadContext;
         this.shards = shards;
@@ -138,8 +142,18 @@ final class ShardedCandidates {
 
     /** Reads every shard's candidates into the sink, then gives {@code done} the number of documents the report covers. */
     void run(Consumer<Long> done) {
+        if (shards.isEmpty()) {
+            done.accept(0L);
+            return;
+        }
         if (shards.size() == 1) {
-            candidates(new long[0], done);
+            // one shard holds every candidate pair: it groups them itself and sends only the groups' members
+            Shard s = shards.get(0);
+            client.execute(ShardBandsAction.INSTANCE, ShardBandsRequest.groups(s.index(), s.shard(), field, verification),
+                step((ShardBandsResponse r) -> {
+                    sink.accept(s.index(), r);
+                    done.accept(r.docs());
+                }));
             return;
         }
         all(s -> ShardBandsRequest.count(s.index(), s.shard(), field), counts -> {

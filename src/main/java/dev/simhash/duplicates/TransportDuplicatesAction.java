@@ -189,6 +189,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
          */
         private long coveredDocs = -1;
         private volatile String[] concreteIndices;
+        /** The groups a report over one shard found on that shard ({@link ShardBandsResponse#grouped}); else null. */
+        private volatile ShardBandsResponse shardGroups;
         /** Each slice's scroll while reading by scrolls; null otherwise and once they are cleared. */
         private volatile String[] scrollIds;
         private FingerprintTable table;
@@ -310,7 +312,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     checkConcreteIndices(caps.getIndices(), () -> {
                         allocate();
                         if (request.writeGroupId() == null) {
-                            openPit();
+                            read();
                         } else {
                             // everything that can refuse the write is checked before anything is read, let alone written
                             checkWritable(caps.getIndices());
@@ -410,24 +412,34 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             }));
         }
 
-        private void openPit() {
+        /** Reads the documents: on the shards when only candidates are needed ({@link #candidatesOnShards}), else all. */
+        private void read() {
             List<ShardedCandidates.Shard> shards = candidatesOnShards();
-            if (shards != null) {
-                new ShardedCandidates(client, threadPool.getThreadContext(), shards, hashPath, memory, task::ensureNotCancelled,
-                    this::addCandidates, this::fail).run(docs -> {
-                        coveredDocs = docs;
-                        task.docsTotal(docs);
-                        readNanos = System.nanoTime();
-                        threadPool.generic().execute(() -> {
-                            try {
-                                group();
-                            } catch (Exception e) {
-                                fail(e);
-                            }
-                        });
-                    });
+            if (shards == null) {
+                openPit();
                 return;
             }
+            new ShardedCandidates(client, threadPool.getThreadContext(), shards, hashPath, verification, memory,
+                task::ensureNotCancelled, this::addCandidates, this::fail).run(docs -> {
+                    if (docs > Integer.MAX_VALUE) {
+                        throw new IllegalArgumentException("[_simhash/duplicates] a report covers at most [" + Integer.MAX_VALUE
+                            + "] documents, these indices hold [" + docs + "]; narrow it with [query]");
+                    }
+                    coveredDocs = docs;
+                    task.docsTotal(docs);
+                    readNanos = System.nanoTime();
+                    // grouping is CPU work of seconds for millions of documents: not on a search or transport thread
+                    threadPool.generic().execute(() -> {
+                        try {
+                            group();
+                        } catch (Exception e) {
+                            fail(e);
+                        }
+                    });
+                });
+        }
+
+        private void openPit() {
             if (scrolling) {
                 for (int slice = 0; slice < slices; slice++) {
                     readPage(slice, null);
@@ -456,15 +468,23 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             return ShardedCandidates.shardsOf(indices, request.indices(), concreteIndices);
         }
 
-        /** Appends one shard's candidates to the table (a sink of {@link ShardedCandidates}). */
+        /** Appends one shard's candidates (or the members of its groups) to the table (a sink of {@link ShardedCandidates}). */
         private void addCandidates(String index, ShardBandsResponse r) {
             synchronized (table) {
+                if (r.grouped()) {
+                    // the shard grouped its candidates itself: its members, their groups and similarities, no sketches
+                    shardGroups = r;
+                    sketchBytes = new byte[0];
+                }
                 for (int i = 0; i < r.candidates(); i++) {
                     int doc = table.size();
                     table.add(index, r.id(i), r.fingerprint(i), r.routing(i));
-                    addSketch(doc, r.sketches(), i * MinHashSketch.BYTES);
+                    if (r.grouped() == false) {
+                        addSketch(doc, r.sketches(), i * MinHashSketch.BYTES);
+                    }
                 }
-                long now = table.ramBytesUsed() + sketchBytes.length + sketchPresent.size() / Byte.SIZE;
+                long now = table.ramBytesUsed() + sketchBytes.length + sketchPresent.size() / Byte.SIZE
+                    + (r.grouped() ? (long) r.candidates() * (Integer.BYTES + Double.BYTES) : 0);
                 memory.update(tableCharged, now, "candidates read");
                 tableCharged = now;
             }
@@ -680,6 +700,11 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private void group() {
             task.ensureNotCancelled();
             task.phase(DuplicatesStatus.Phase.GROUP);
+            ShardBandsResponse grouped = shardGroups;
+            if (grouped != null) {
+                respondWithShardGroups(grouped);
+                return;
+            }
             long[] hashes = hashes();
             // sequential reading is 0.1's way throughout, for comparisons: grouping in one thread too
             int parallelism = request.readMode() == DuplicatesRequest.ReadMode.SEQUENTIAL ? 1
@@ -704,7 +729,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         doc * MinHashSketch.BYTES, sketchBytes, other * MinHashSketch.BYTES));
                 if (coveredDocs >= 0) {
                     // the documents not read share no band value with any other: each is a group of its own
-                    page = new DuplicateGroups.Page(Math.toIntExact(coveredDocs), page.groupsTotal(), page.duplicatesTotal(), page.groups());
+                    page = new DuplicateGroups.Page((int) coveredDocs, page.groupsTotal(), page.duplicatesTotal(), page.groups());
                 }
                 groupNanos = System.nanoTime();
                 membersNanos = groupNanos;
@@ -727,6 +752,25 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 groupNanos = System.nanoTime();
                 new MemberFetch(hashes, components, selection).start();
             }
+        }
+
+        /**
+         * Answers with the groups the one shard of the report found ({@link ShardBandsResponse#grouped}): the table holds
+         * their members, and each member's similarity to its group's representative came with it. A page only asks for the
+         * similarity of a member to its own group's representative (or to a document identical to it, with the same
+         * similarity), so that is what the lookup answers.
+         */
+        private void respondWithShardGroups(ShardBandsResponse grouped) {
+            NearDuplicateComponents components = grouped.components();
+            memory.add(components.ramBytesUsed(), "groups");
+            task.groupsFound(components.componentCount());
+            DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(), request.maxMembers(),
+                (doc, representative) -> grouped.similarity(doc));
+            // the documents not read are in no group: each is a group of its own
+            page = new DuplicateGroups.Page((int) coveredDocs, page.groupsTotal(), page.duplicatesTotal(), page.groups());
+            groupNanos = System.nanoTime();
+            membersNanos = groupNanos;
+            respond(page, 0);
         }
 
         /**

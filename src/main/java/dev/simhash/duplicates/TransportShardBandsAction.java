@@ -3,7 +3,6 @@ package dev.simhash.duplicates;
 import dev.simhash.breaker.RequestMemory;
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.CompatShardAction;
-import dev.simhash.core.MinHashSketch;
 
 import org.elasticsearch.action.support.ActionFilters;
 import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
@@ -11,6 +10,7 @@ import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.breaker.CircuitBreaker;
 import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.common.io.stream.Writeable;
+import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.index.engine.Engine;
 import org.elasticsearch.index.shard.IndexShard;
 import org.elasticsearch.index.shard.ShardId;
@@ -20,7 +20,6 @@ import org.elasticsearch.threadpool.ThreadPool;
 import org.elasticsearch.transport.TransportService;
 
 import java.io.IOException;
-import java.util.List;
 
 /**
  * Runs {@link ShardBandsAction} on the node that holds a copy of the shard, with the caller's searcher of that copy (so
@@ -63,27 +62,17 @@ public final class TransportShardBandsAction extends CompatShardAction<ShardBand
                 bytes -> memory.add(bytes, "band values of a shard"), () -> {});
             long docs = scan.docs();
             return switch (request.mode()) {
-                case COUNT -> new ShardBandsResponse(docs, new long[0], new String[0], new String[0], new long[0], new byte[0]);
-                case VALUES -> new ShardBandsResponse(docs, scan.values(request.partition(), request.partitions()), new String[0],
+                case COUNT -> new ShardBandsResponse(docs, new long[0], 0, new String[0], new String[0], new long[0], new byte[0]);
+                case VALUES -> new ShardBandsResponse(docs, scan.values(request.partition(), request.partitions()), 0, new String[0],
                     new String[0], new long[0], new byte[0]);
                 case CANDIDATES -> candidates(docs, scan.candidates(request.shared()));
+                case GROUPS -> new ShardBandsResponse(docs, scan.group(scan.candidates(new long[0]), request.verification(),
+                    threadPool.generic(), Math.min(2, EsExecutors.allocatedProcessors(clusterService.getSettings()))));
             };
         }
     }
 
-    private static ShardBandsResponse candidates(long docs, List<ShardBandScan.Candidate> found) {
-        int n = found.size();
-        String[] ids = new String[n];
-        String[] routings = new String[n];
-        long[] fingerprints = new long[n];
-        byte[] sketches = new byte[n * MinHashSketch.BYTES];
-        for (int i = 0; i < n; i++) {
-            ShardBandScan.Candidate c = found.get(i);
-            ids[i] = c.id();
-            routings[i] = c.routing();
-            fingerprints[i] = c.fingerprint();
-            System.arraycopy(c.sketch(), 0, sketches, i * MinHashSketch.BYTES, MinHashSketch.BYTES);
-        }
-        return new ShardBandsResponse(docs, new long[0], ids, routings, fingerprints, sketches);
+    private static ShardBandsResponse candidates(long docs, ShardBandScan.Candidates found) {
+        return new ShardBandsResponse(docs, new long[0], found.size, found.ids, found.routings, found.fingerprints, found.sketches);
     }
 }

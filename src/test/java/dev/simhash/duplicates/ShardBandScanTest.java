@@ -1,6 +1,7 @@
 package dev.simhash.duplicates;
 
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.neardup.Verification;
 
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.BinaryPoint;
@@ -29,8 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The report's reading of one shard ({@link ShardBandScan}) on random in-memory indices, against a brute force over the
- * documents as written: the band values of live documents by partition, and the candidates (live documents that share a
- * band key with another live document, or hold a value given as shared), with their id, routing, fingerprint and sketch.
+ * documents as written: the band values of live documents by partition, the candidates (live documents that share a band
+ * key with another live document, or hold a value given as shared), with their id, routing, fingerprint and sketch, and the
+ * groups the shard finds among them.
  */
 public class ShardBandScanTest extends LuceneTestCase {
 
@@ -94,7 +96,72 @@ public class ShardBandScanTest extends LuceneTestCase {
         return dev.simhash.core.SketchBands.longValues(d.sketch(), 0);
     }
 
+    static final Verification VERIFICATION = Verification.of(0.8);
+
+    /**
+     * The shard's groups equal the connected components, over the live documents with a sketch, of the pairs that share a
+     * band key and pass the threshold's test (found here by a breadth-first search over all pairs); each group's id is its
+     * smallest fingerprint (unsigned), its representative the member holding it, and each member's similarity is the
+     * sketches' estimate against that representative.
+     */
+    private static int checkGroups(ShardBandScan.Groups groups, List<Doc> live) {
+        List<Doc> docs = live.stream().filter(d -> d.sketch() != null).toList();
+        int n = docs.size();
+        int[] component = new int[n];
+        Arrays.fill(component, -1);
+        List<List<Doc>> expected = new ArrayList<>();
+        for (int start = 0; start < n; start++) {
+            if (component[start] >= 0) {
+                continue;
+            }
+            List<Doc> members = new ArrayList<>();
+            java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>(List.of(start));
+            component[start] = expected.size();
+            while (queue.isEmpty() == false) {
+                int a = queue.poll();
+                members.add(docs.get(a));
+                for (int b = 0; b < n; b++) {
+                    if (component[b] < 0 && VERIFICATION.accepts(docs.get(a).hash(), docs.get(a).sketch(), 0, docs.get(b).hash(),
+                        docs.get(b).sketch(), 0)) {
+                        component[b] = expected.size();
+                        queue.add(b);
+                    }
+                }
+            }
+            expected.add(members);
+        }
+        java.util.Map<Set<String>, List<Doc>> expectedGroups = new java.util.HashMap<>();
+        for (List<Doc> members : expected) {
+            if (members.size() > 1) {
+                expectedGroups.put(new TreeSet<>(members.stream().map(Doc::id).toList()), members);
+            }
+        }
+        java.util.Map<Integer, Set<String>> got = new java.util.HashMap<>();
+        for (int i = 0; i < groups.size(); i++) {
+            got.computeIfAbsent(groups.groupOf()[i], g -> new TreeSet<>()).add(groups.ids()[i]);
+        }
+        assertEquals(expectedGroups.keySet(), new HashSet<>(got.values()));
+        for (var e : got.entrySet()) {
+            List<Doc> members = expectedGroups.get(e.getValue());
+            Doc smallest = members.stream().min((x, y) -> Long.compareUnsigned(x.hash(), y.hash())).orElseThrow();
+            int g = e.getKey();
+            assertEquals(smallest.hash(), groups.groupIds()[g]);
+            assertEquals(smallest.id(), groups.ids()[groups.representatives()[g]]);
+            for (int i = 0; i < groups.size(); i++) {
+                if (groups.groupOf()[i] == g) {
+                    String id = groups.ids()[i];
+                    Doc d = members.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
+                    assertEquals(d.hash(), groups.fingerprints()[i]);
+                    assertEquals(d.routing(), groups.routings()[i]);
+                    assertEquals(Verification.similarity(d.sketch(), 0, smallest.sketch(), 0), groups.similarity()[i], 0);
+                }
+            }
+        }
+        return got.size();
+    }
+
     public void testValuesAndCandidatesEqualBruteForce() throws IOException {
+        int groupsSeen = 0;
         for (int round = 0; round < 8; round++) {
             Random random = new Random(random().nextLong());
             List<Doc> docs = corpus(random, 50 + random.nextInt(250));
@@ -166,21 +233,29 @@ public class ShardBandScanTest extends LuceneTestCase {
                             expectedCandidates.add(d.id());
                         }
                     }
-                    List<ShardBandScan.Candidate> candidates = scan.candidates(sharedArray);
+                    // one walk per band (packed pairs) and, as for shards of more than 2^24 documents, two
+                    ShardBandScan twoWalks = new ShardBandScan(reader, FIELD, charged::addAndGet, () -> {}, 0);
+                    ShardBandScan.Candidates candidates = (round % 2 == 0 ? scan : twoWalks).candidates(sharedArray);
+                    ShardBandScan.Candidates other = (round % 2 == 0 ? twoWalks : scan).candidates(sharedArray);
+                    assertArrayEquals(Arrays.copyOf(candidates.ids, candidates.size), Arrays.copyOf(other.ids, other.size));
                     Set<String> gotIds = new TreeSet<>();
-                    for (ShardBandScan.Candidate c : candidates) {
-                        assertTrue(gotIds.add(c.id()));
-                        Doc d = docs.stream().filter(x -> x.id().equals(c.id())).findFirst().orElseThrow();
-                        assertEquals(d.routing(), c.routing());
-                        assertEquals(d.hash(), c.fingerprint());
-                        assertArrayEquals(d.sketch(), c.sketch());
+                    for (int i = 0; i < candidates.size; i++) {
+                        String id = candidates.ids[i];
+                        assertTrue(gotIds.add(id));
+                        Doc d = docs.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
+                        assertEquals(d.routing(), candidates.routings[i]);
+                        assertEquals(d.hash(), candidates.fingerprints[i]);
+                        assertArrayEquals(d.sketch(), Arrays.copyOfRange(candidates.sketches, i * MinHashSketch.BYTES,
+                            (i + 1) * MinHashSketch.BYTES));
                     }
                     assertEquals(expectedCandidates, gotIds);
+                    groupsSeen += checkGroups(scan.group(scan.candidates(new long[0]), VERIFICATION, null, 1), live);
                     assertTrue("planted copies make candidates", round > 0 || gotIds.isEmpty() == false);
                 }
                 // what was charged while reading candidates stays charged for them; the arrays of values were given back
                 assertTrue(charged.get() >= 0);
             }
         }
+        assertTrue("the planted copies form groups", groupsSeen > 0);
     }
 }

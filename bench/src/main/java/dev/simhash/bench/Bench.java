@@ -28,10 +28,11 @@ public final class Bench {
     /** Everything a run is configured with. */
     record Options(boolean quick, int[] sizes, int warmup, int queries, int round, int realSize, double fpSeconds, int fpPasses,
                    int indexDocs, int indexRounds, int qualityEn, int qualityZh, String heap, Set<String> sections, Path out, String command,
-                   int waitIdleMinutes, boolean indexSmartcn, int fieldDocs, boolean profile, int dedupDocs, int[] reportDocs) {}
+                   int waitIdleMinutes, boolean indexSmartcn, int fieldDocs, boolean profile, int dedupDocs, int[] reportDocs,
+                   double reportClustered, int clusterDocs) {}
 
     static final List<String> SECTIONS = List.of("fingerprint", "quality", "latency", "real", "indexing", "field-indexing", "field-work",
-        "verified", "dedup-ingest", "report-default", "fold-work", "accumulator");
+        "verified", "dedup-ingest", "report-default", "report-cluster", "fold-work", "accumulator");
 
     private Bench() {}
 
@@ -65,6 +66,8 @@ public final class Bench {
         boolean profile = false;
         Integer dedupDocs = null;
         String reportDocs = null;
+        double reportClustered = SyntheticTexts.CLUSTERED_SHARE;
+        String clusterDocs = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -79,9 +82,11 @@ public final class Bench {
                 case "--profile" -> profile = true;
                 case "--dedup-docs" -> dedupDocs = parseSize(args[++i]);
                 case "--report-docs" -> reportDocs = args[++i];
+                case "--report-clustered" -> reportClustered = Double.parseDouble(args[++i]);
+                case "--cluster-docs" -> clusterDocs = args[++i];
                 case "-h", "--help" -> {
                     System.out.println("usage: ./run bench [--quick] [--sizes 100k,1m,5m] [--queries N] [--heap 3g] [--only "
-                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES] [--no-smartcn] [--field-docs N] [--profile] [--dedup-docs N] [--report-docs 1m,4m]");
+                        + String.join(",", SECTIONS) + "] [--out DIR] [--wait-idle MINUTES] [--no-smartcn] [--field-docs N] [--profile] [--dedup-docs N] [--report-docs 1m,4m] [--report-clustered 0.4] [--cluster-docs 1m]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown option [" + args[i] + "], see ./run bench --help");
@@ -104,7 +109,8 @@ public final class Bench {
             sections, dir, cmd, waitIdle, indexSmartcn, fieldDocs != null ? fieldDocs : quick ? 3000 : 15_000, profile,
             dedupDocs != null ? dedupDocs : quick ? 100_000 : 1_000_000,
             (reportDocs != null ? List.of(reportDocs.split(",")) : quick ? List.of("20k", "80k") : List.of("1m", "4m")).stream()
-                .mapToInt(Bench::parseSize).sorted().toArray());
+                .mapToInt(Bench::parseSize).sorted().toArray(), reportClustered,
+            clusterDocs != null ? parseSize(clusterDocs) : quick ? 20_000 : 1_000_000);
     }
 
     public static void main(String[] args) throws Exception {
@@ -243,7 +249,7 @@ public final class Bench {
                     int[] sizes = o.reportDocs();
                     log.info(String.format(Locale.ROOT, "== 8. the whole-index report at the default vs max_distance 6, %s texts ==",
                         Arrays.toString(sizes)));
-                    DefaultReportBench rb = new DefaultReportBench(node, log);
+                    DefaultReportBench rb = new DefaultReportBench(node, log, o.reportClustered());
                     report.defaultReport = rb;
                     for (int n : sizes) {
                         rb.run(n, sizes[sizes.length - 1], 20261129L);
@@ -258,6 +264,15 @@ public final class Bench {
                         vb.run(n, o.queries(), 20261126L);
                     }
                 }
+            }
+        }
+        if (o.sections().contains("report-cluster")) {
+            log.info(String.format(Locale.ROOT, "== 8b. the whole-index report at the default on 3 nodes, %,d texts ==", o.clusterDocs()));
+            try (BenchNode cluster = BenchNode.start(work.resolve("cluster3"), "2g", log, 3)) {
+                ClusterReportBench cb = new ClusterReportBench(cluster, log);
+                report.clusterReport = cb;
+                cb.run(o.clusterDocs(), o.reportClustered(), 20261130L);
+                cb.cleanUp();
             }
         }
         load.stopSampling();

@@ -62,10 +62,15 @@ public final class BenchNode implements AutoCloseable {
 
     /** Installs the distribution and plugin under {@code workDir} and starts a single node with the heap. */
     public static BenchNode start(Path workDir, String heap, Log log) throws IOException {
+        return start(workDir, heap, log, 1);
+    }
+
+    /** As above with {@code nodes} nodes on loopback, each with the heap; requests go to the first. */
+    public static BenchNode start(Path workDir, String heap, Log log, int nodes) throws IOException {
         log.info("installing Elasticsearch and the plugin zip " + RealNodes.pluginZip().getFileName() + " under " + workDir);
         EsDistribution dist = EsDistribution.install(RealNodes.distributionZip(), workDir, List.of(RealNodes.pluginZip()));
-        log.info("starting a single node (heap " + heap + ") on 127.0.0.1 ...");
-        EsCluster cluster = EsCluster.builder(dist, workDir.resolve("cluster")).name("simhash-bench").heap(heap)
+        log.info("starting " + (nodes == 1 ? "a single node" : nodes + " nodes") + " (heap " + heap + " each) on 127.0.0.1 ...");
+        EsCluster cluster = EsCluster.builder(dist, workDir.resolve("cluster")).name("simhash-bench").heap(heap).nodes(nodes)
             .setting("indices.memory.index_buffer_size", "\"20%\"")
             .build()
             .start();

@@ -30,15 +30,18 @@ public final class DefaultReportBench {
     private SyntheticTexts texts;
     private int loaded;
 
-    public DefaultReportBench(BenchNode node, Log log) {
+    private final double clusteredShare;
+
+    public DefaultReportBench(BenchNode node, Log log, double clusteredShare) {
         this.node = node;
         this.log = log;
+        this.clusteredShare = clusteredShare;
     }
 
     /** Grows the index to {@code docs} texts (ids {@code s<i>}), then times the reports. */
     public void run(int docs, int maxDocs, long seed) {
         if (texts == null) {
-            texts = new SyntheticTexts(maxDocs, seed);
+            texts = new SyntheticTexts(maxDocs, seed, clusteredShare);
             node.call("DELETE", "/" + INDEX, null);
             node.ok("PUT", "/" + INDEX, "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0}, \"mappings\": {\"properties\": {"
                 + "\"body\": {\"type\": \"text\", \"fields\": {\"simhash\": {\"type\": \"simhash\"}}}}}}");
@@ -89,14 +92,14 @@ public final class DefaultReportBench {
     /** The report's section. */
     void write(StringBuilder md) {
         md.append("## 8. The whole-index report at the default (`--only report-default`)\n\n");
-        md.append(String.format(Locale.ROOT, "One index (1 shard, 0 replicas) of real-like texts (40%% in planted clusters of near-duplicates) "
+        md.append(String.format(Locale.ROOT, "One index (1 shard, 0 replicas) of real-like texts (%.0f%% in planted clusters of near-duplicates) "
             + "with the default `simhash` field, grown from one size to the next (bulks of %d, 2 clients, refreshed, not merged). At each "
             + "size, %d runs each, interleaved: `POST %s/_simhash/duplicates` with `{\"field\": \"body.simhash\"}` (the default: "
             + "`min_similarity` 0.8: the shards send only the documents sharing a band value), the same with `\"query\": {\"match_all\": "
             + "{}}` (\"all read\": the node that runs the report reads every document, as before the shards sent candidates) and with "
             + "`max_distance` 6. Times are the response's `took_ms` and `phases_ms`; peak is its `peak_memory_bytes` (what the report "
             + "charged to the request breaker of the node that runs it; the shards' own transient arrays are charged on their nodes "
-            + "and are not in it).%n%n", BULK_DOCS, RUNS, INDEX));
+            + "and are not in it).%n%n", clusteredShare * 100, BULK_DOCS, RUNS, INDEX));
         md.append("| documents | report | run | took ms | read ms | group ms | members ms | candidates | groups | duplicates | peak MB |\n")
             .append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");
         for (Run r : runs) {

@@ -29,6 +29,7 @@ final class Report {
     FieldIndexingBench fieldIndexing;
     DedupIngestBench dedupIngest;
     DefaultReportBench defaultReport;
+    ClusterReportBench clusterReport;
     FoldWorkBench foldWork;
     FieldWorkBench fieldWork;
 
@@ -318,6 +319,9 @@ final class Report {
         }
         if (defaultReport != null && !defaultReport.runs.isEmpty()) {
             defaultReport.write(md);
+        }
+        if (clusterReport != null && !clusterReport.runs.isEmpty()) {
+            clusterReport.write(md);
         }
         if (foldWork != null && !foldWork.results.isEmpty()) {
             foldWork.write(md);

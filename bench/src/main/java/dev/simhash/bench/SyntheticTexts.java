@@ -42,8 +42,16 @@ public final class SyntheticTexts {
     private final int clustered;
 
     public SyntheticTexts(int size, long seed) {
+        this(size, seed, CLUSTERED_SHARE);
+    }
+
+    /** As above with {@code clusteredShare} of the documents in planted clusters instead of {@link #CLUSTERED_SHARE}. */
+    public SyntheticTexts(int size, long seed, double clusteredShare) {
         if (size < 1) {
             throw new IllegalArgumentException("size must be positive, got [" + size + "]");
+        }
+        if (!(clusteredShare >= 0 && clusteredShare < 1)) {
+            throw new IllegalArgumentException("the clustered share must be in [0, 1), got [" + clusteredShare + "]");
         }
         this.seed = seed;
         this.size = size;
@@ -59,7 +67,7 @@ public final class SyntheticTexts {
         int inClusters = 0;
         // a cluster starts where a singleton would with the probability that gives the share in clusters
         double meanCluster = (2 + MAX_CLUSTER) / 2.0;
-        double pCluster = CLUSTERED_SHARE / meanCluster / (CLUSTERED_SHARE / meanCluster + (1 - CLUSTERED_SHARE));
+        double pCluster = clusteredShare / meanCluster / (clusteredShare / meanCluster + (1 - clusteredShare));
         while (pos < size) {
             int m = layout.nextDouble() < pCluster ? 2 + layout.nextInt(MAX_CLUSTER - 1) : 1;
             m = Math.min(m, size - pos);

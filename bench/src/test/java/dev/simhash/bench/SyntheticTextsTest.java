@@ -47,6 +47,25 @@ class SyntheticTextsTest {
     }
 
     @Test
+    void theClusteredShareIsTheOneAskedFor() {
+        for (double share : new double[] { 0.1, 0.4 }) {
+            SyntheticTexts t = new SyntheticTexts(20_000, 5, share);
+            Map<Integer, Integer> perOrigin = new HashMap<>();
+            for (int i = 0; i < t.size(); i++) {
+                perOrigin.merge(t.origin(i), 1, Integer::sum);
+            }
+            int inClusters = 0;
+            for (int i = 0; i < t.size(); i++) {
+                if (perOrigin.get(t.origin(i)) > 1) {
+                    inClusters++;
+                }
+            }
+            assertEquals(inClusters, t.clustered());
+            assertEquals(share, inClusters / (double) t.size(), 0.03, "share " + share);
+        }
+    }
+
+    @Test
     void realLikeShape() {
         SyntheticTexts t = new SyntheticTexts(N, 3);
         Map<String, Integer> freq = new HashMap<>();
