@@ -23,6 +23,8 @@ import org.elasticsearch.common.lucene.index.SequentialStoredFieldsLeafReader;
 import org.elasticsearch.index.mapper.Uid;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.BitSet;
 import java.util.concurrent.Executor;
 import java.util.Arrays;
@@ -138,19 +140,43 @@ final class ShardBandScan {
      * (ascending): the only ones of the shard that can share a band with another document of the report.
      */
     Candidates candidates(long[] shared) throws IOException {
-        FixedBitSet marked = new FixedBitSet(Math.max(1, reader.maxDoc()));
-        long markedBytes = marked.ramBytesUsed();
+        return candidates(shared, null, 1);
+    }
+
+    /**
+     * As {@link #candidates(long[])}, the bands split among up to {@code parallelism} threads (the caller's and
+     * {@code executor}'s), each marking its own bit set, merged at the end.
+     */
+    Candidates candidates(long[] shared, Executor executor, int parallelism) throws IOException {
+        int threads = executor == null ? 1 : Math.max(1, Math.min(parallelism, SketchBands.BANDS));
+        FixedBitSet[] marks = new FixedBitSet[threads];
+        long markedBytes = 0;
+        for (int t = 0; t < threads; t++) {
+            marks[t] = new FixedBitSet(Math.max(1, reader.maxDoc()));
+            markedBytes += marks[t].ramBytesUsed();
+        }
         memory.accept(markedBytes);
         try {
-            for (int band = 0; band < SketchBands.BANDS; band++) {
-                checkCancelled.run();
-                if (reader.maxDoc() <= packedDocs) {
-                    markPacked(band, shared, marked);
-                } else {
-                    markInTwoWalks(band, shared, marked);
+            new NearDuplicateComponents.Parts(threads, part -> {
+                try {
+                    for (int band = part; band < SketchBands.BANDS; band += threads) {
+                        checkCancelled.run();
+                        if (reader.maxDoc() <= packedDocs) {
+                            markPacked(band, shared, marks[part]);
+                        } else {
+                            markInTwoWalks(band, shared, marks[part]);
+                        }
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
+            }, new AtomicBoolean()).run(executor);
+            for (int t = 1; t < threads; t++) {
+                marks[0].or(marks[t]);
             }
-            return read(marked);
+            return read(marks[0]);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         } finally {
             memory.accept(-markedBytes);
         }

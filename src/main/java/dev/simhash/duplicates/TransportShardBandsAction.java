@@ -61,13 +61,15 @@ public final class TransportShardBandsAction extends CompatShardAction<ShardBand
             ShardBandScan scan = new ShardBandScan(searcher.getIndexReader(), request.field(),
                 bytes -> memory.add(bytes, "band values of a shard"), () -> {});
             long docs = scan.docs();
+            // the bands split among the node's processors, as the report's own grouping does
+            int threads = EsExecutors.allocatedProcessors(clusterService.getSettings());
             return switch (request.mode()) {
                 case COUNT -> new ShardBandsResponse(docs, new long[0], 0, new String[0], new String[0], new long[0], new byte[0]);
                 case VALUES -> new ShardBandsResponse(docs, scan.values(request.partition(), request.partitions()), 0, new String[0],
                     new String[0], new long[0], new byte[0]);
-                case CANDIDATES -> candidates(docs, scan.candidates(request.shared()));
-                case GROUPS -> new ShardBandsResponse(docs, scan.group(scan.candidates(new long[0]), request.verification(),
-                    threadPool.generic(), Math.min(2, EsExecutors.allocatedProcessors(clusterService.getSettings()))));
+                case CANDIDATES -> candidates(docs, scan.candidates(request.shared(), threadPool.generic(), threads));
+                case GROUPS -> new ShardBandsResponse(docs, scan.group(scan.candidates(new long[0], threadPool.generic(), threads),
+                    request.verification(), threadPool.generic(), threads));
             };
         }
     }

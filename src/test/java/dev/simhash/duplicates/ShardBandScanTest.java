@@ -238,6 +238,14 @@ public class ShardBandScanTest extends LuceneTestCase {
                     ShardBandScan.Candidates candidates = (round % 2 == 0 ? scan : twoWalks).candidates(sharedArray);
                     ShardBandScan.Candidates other = (round % 2 == 0 ? twoWalks : scan).candidates(sharedArray);
                     assertArrayEquals(Arrays.copyOf(candidates.ids, candidates.size), Arrays.copyOf(other.ids, other.size));
+                    // the bands split among threads mark the same documents
+                    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+                    try {
+                        ShardBandScan.Candidates parallel = scan.candidates(sharedArray, threads, 2 + round % 3);
+                        assertArrayEquals(Arrays.copyOf(candidates.ids, candidates.size), Arrays.copyOf(parallel.ids, parallel.size));
+                    } finally {
+                        threads.shutdown();
+                    }
                     Set<String> gotIds = new TreeSet<>();
                     for (int i = 0; i < candidates.size; i++) {
                         String id = candidates.ids[i];

@@ -75,8 +75,8 @@ public final class ClusterReportBench {
         runs.add(x);
         StringBuilder net = new StringBuilder();
         delta.forEach((name, d) -> net.append(String.format(Locale.ROOT, " %s rx %,d / tx %,d KB;", name, d[0] >> 10, d[1] >> 10)));
-        log.info(String.format(Locale.ROOT, "  3 nodes, %,d docs, %-17s run %d: %,d ms (read %,d, group %,d), %,d groups, peak %,d MB;%s",
-            docs, setting, run, x.tookMs(), x.readMs(), x.groupMs(), x.groups(), x.peakBytes() >> 20, net));
+        log.info(String.format(Locale.ROOT, "  3 nodes, %,d docs, %-17s run %d: %,d ms (read %,d, group %,d), %,d groups, peak %,.1f MB;%s",
+            docs, setting, run, x.tookMs(), x.readMs(), x.groupMs(), x.groups(), x.peakBytes() / 1048576.0, net));
     }
 
     private static long num(Map<String, Object> m, String path) {
@@ -104,8 +104,8 @@ public final class ClusterReportBench {
         for (Run r : runs) {
             StringBuilder net = new StringBuilder();
             r.bytes().forEach((name, d) -> net.append(String.format(Locale.ROOT, "%s %,d / %,d; ", name, d[0] >> 10, d[1] >> 10)));
-            md.append(String.format(Locale.ROOT, "| %s | %d | %,d | %,d | %,d | %,d | %,d | %s |\n", r.setting(), r.run(), r.tookMs(),
-                r.readMs(), r.groupMs(), r.groups(), r.peakBytes() >> 20, net.toString().trim()));
+            md.append(String.format(Locale.ROOT, "| %s | %d | %,d | %,d | %,d | %,d | %,.1f | %s |\n", r.setting(), r.run(), r.tookMs(),
+                r.readMs(), r.groupMs(), r.groups(), r.peakBytes() / 1048576.0, net.toString().trim()));
         }
         md.append('\n');
     }

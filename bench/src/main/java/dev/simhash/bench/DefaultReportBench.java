@@ -66,8 +66,8 @@ public final class DefaultReportBench {
             num(r, "phases_ms.members"), num(r, "groups_total"), num(r, "duplicates_total"), num(r, "peak_memory_bytes"),
             BenchNode.at(r, "candidates"));
         runs.add(x);
-        log.info(String.format(Locale.ROOT, "  %,d docs, %-15s run %d: %,d ms (read %,d, group %,d, members %,d), %,d groups, peak %,d MB",
-            docs, setting, run, x.tookMs(), x.readMs(), x.groupMs(), x.membersMs(), x.groups(), x.peakBytes() >> 20));
+        log.info(String.format(Locale.ROOT, "  %,d docs, %-15s run %d: %,d ms (read %,d, group %,d, members %,d), %,d groups, peak %,.1f MB",
+            docs, setting, run, x.tookMs(), x.readMs(), x.groupMs(), x.membersMs(), x.groups(), x.peakBytes() / 1048576.0));
     }
 
     private static long num(Map<String, Object> json, String path) {
@@ -103,9 +103,9 @@ public final class DefaultReportBench {
         md.append("| documents | report | run | took ms | read ms | group ms | members ms | candidates | groups | duplicates | peak MB |\n")
             .append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");
         for (Run r : runs) {
-            md.append(String.format(Locale.ROOT, "| %,d | %s | %d | %,d | %,d | %,d | %,d | %s | %,d | %,d | %,d |\n", r.docs(), r.setting(),
+            md.append(String.format(Locale.ROOT, "| %,d | %s | %d | %,d | %,d | %,d | %,d | %s | %,d | %,d | %,.1f |\n", r.docs(), r.setting(),
                 r.run(), r.tookMs(), r.readMs(), r.groupMs(), r.membersMs(), r.candidates() == null ? "radius" : r.candidates(), r.groups(),
-                r.duplicates(), r.peakBytes() >> 20));
+                r.duplicates(), r.peakBytes() / 1048576.0));
         }
         List<Integer> sizes = sizes();
         for (int i = 1; i < sizes.size(); i++) {
