@@ -24,17 +24,17 @@ import org.elasticsearch.index.mapper.Uid;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.concurrent.Executor;
-import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongConsumer;
 
 /**
  * The report's reading of one shard, through the caller's searcher (deleted documents, and those document-level security
  * hides, are not live; a field that field-level security hides has no values): how many documents have a fingerprint,
- * which band values they hold, and which of them hold a band value that another document holds too. The band values are
- * read from the field's points ({@code [band, key]}, one per band and document), band by band.
+ * which band values they hold, which of them hold a band value that another document holds too, and the groups those
+ * form. The band values are read from the field's points ({@code [band, key]}, one per band and document), band by band.
  */
 final class ShardBandScan {
 
