@@ -93,6 +93,15 @@ final class ShardBandScan {
     private static final int KEY_BITS = 8 * SketchBands.KEY_BYTES;
     private static final long KEY_MASK = (1L << KEY_BITS) - 1;
 
+    /** Gives each value that {@code sorted[0..size)} (ascending) holds more than once to {@code out}, once, in order. */
+    static void forEachRepeated(long[] sorted, int size, LongConsumer out) {
+        for (int i = 1; i < size; i++) {
+            if (sorted[i] == sorted[i - 1] && (i == 1 || sorted[i - 1] != sorted[i - 2])) {
+                out.accept(sorted[i]);
+            }
+        }
+    }
+
     /** Which of {@code partitions} hash partitions band value {@code v} belongs to. */
     static int partitionOf(long v, int partitions) {
         long mixed = v * 0x9E3779B97F4A7C15L;
@@ -485,13 +494,11 @@ final class ShardBandScan {
         /** The values that occur more than once, ascending and distinct. */
         long[] repeated() {
             Arrays.sort(values, 0, size);
-            int n = 0;
-            for (int i = 1; i < size; i++) {
-                if (values[i] == values[i - 1] && (n == 0 || values[n - 1] != values[i])) {
-                    values[n++] = values[i];
-                }
-            }
-            return Arrays.copyOf(values, n);
+            Longs out = new Longs();
+            forEachRepeated(values, size, out::add);
+            long[] repeated = Arrays.copyOf(out.values, out.size);
+            out.release();
+            return repeated;
         }
 
         void release() {

@@ -174,11 +174,7 @@ final class ShardedCandidates {
 
         /** Adds each value that {@code sorted} holds more than once, once. */
         void addRepeated(long[] sorted) {
-            for (int i = 1; i < sorted.length; i++) {
-                if (sorted[i] == sorted[i - 1] && (i == 1 || sorted[i - 1] != sorted[i - 2])) {
-                    add(sorted[i]);
-                }
-            }
+            ShardBandScan.forEachRepeated(sorted, sorted.length, this::add);
         }
 
         private void add(long v) {
