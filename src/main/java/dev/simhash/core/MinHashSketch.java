@@ -1,5 +1,8 @@
 package dev.simhash.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 
@@ -22,6 +25,9 @@ import java.util.List;
  * Thread-safe; no state.
  */
 public final class MinHashSketch {
+
+    /** Eight bytes of a byte array as one little-endian long, in one read. */
+    private static final VarHandle LITTLE_ENDIAN_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Name and version of the released sketch. */
     public static final String ALGORITHM = "minhash-v1";
@@ -343,11 +349,7 @@ public final class MinHashSketch {
     }
 
     private static long readLong(byte[] b, int off) {
-        long v = 0;
-        for (int i = 7; i >= 0; i--) {
-            v = (v << 8) | (b[off + i] & 0xFFL);
-        }
-        return v;
+        return (long) LITTLE_ENDIAN_LONGS.get(b, off);
     }
 
     /** Bits are packed little-endian: bin i's bits start at bit i * bitsPerBin, bit k of the stream is bit k % 8 of byte k / 8. */

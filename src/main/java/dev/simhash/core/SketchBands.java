@@ -2,6 +2,10 @@ package dev.simhash.core;
 
 import org.apache.lucene.util.BytesRef;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * The candidate stage of a high {@code min_similarity} threshold: {@value #BANDS} bands of {@value #ROWS} bins each
  * (band j is bins {@code ROWS j .. ROWS j + ROWS - 1}), keyed by a hash of those bins' full minima (the sketch keeps one
@@ -30,6 +34,12 @@ public final class SketchBands {
     public static final double FROM = 0.78;
     /** Where the keys start in a sketch: after the bins' bits. */
     private static final int KEYS_AT = 64;
+    /** The low seven bits of every byte of a long. */
+    private static final long SEVEN_BITS = 0x7F7F7F7F7F7F7F7FL;
+    /** The bytes of {@link #lastKeyBytes} for bands 8 on. */
+    private static final long HIGH_BANDS = (1L << (8 * (BANDS - 8))) - 1;
+    /** Eight bytes of a byte array as one big-endian long, in one read. */
+    private static final VarHandle BIG_ENDIAN_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private SketchBands() {}
 
@@ -55,6 +65,10 @@ public final class SketchBands {
     /** Band {@code band}'s key of the sketch at {@code sketch[offset..]}: its {@value #KEY_BYTES} bytes as an unsigned number. */
     public static long key(byte[] sketch, int offset, int band) {
         int at = offset + KEYS_AT + KEY_BYTES * band;
+        if (at + Long.BYTES <= sketch.length) {
+            // the key's bytes and the three after them, in one read
+            return (long) BIG_ENDIAN_LONGS.get(sketch, at) >>> (8 * (Long.BYTES - KEY_BYTES));
+        }
         long key = 0;
         for (int k = 0; k < KEY_BYTES; k++) {
             key = (key << 8) | (sketch[at + k] & 0xFF);
@@ -81,6 +95,54 @@ public final class SketchBands {
             v = (v << 8) | (packed[offset + i] & 0xFF);
         }
         return v;
+    }
+
+    /**
+     * The last byte of the keys of bands {@code from .. from + 7} (those there are) of the sketch at {@code sketch[offset..]},
+     * band {@code from}'s in the lowest byte: a quick test of whether two sketches may share a band ({@link #equalLastBytes}).
+     */
+    public static long lastKeyBytes(byte[] sketch, int offset, int from) {
+        long bytes = 0;
+        for (int j = Math.min(BANDS, from + 8) - 1; j >= from; j--) {
+            bytes = (bytes << 8) | (sketch[offset + KEYS_AT + KEY_BYTES * j + KEY_BYTES - 1] & 0xFF);
+        }
+        return bytes;
+    }
+
+    /**
+     * The bands among {@code from .. from + 7} whose keys have the same last byte in two sketches, given the XOR of the two
+     * sketches' {@link #lastKeyBytes} for {@code from}: the high bit of byte {@code j - from} is set for band {@code j}. A
+     * band the two share has equal last bytes, so where this is 0 they share none of these bands; pairs that share no band
+     * have an equal last byte by chance in about 14 cases of 256, so confirm with {@link #shareABand}. Exact, without a
+     * loop: the low seven bits of each byte plus 0x7F carry into its high bit unless they are all 0.
+     */
+    public static long equalLastBytes(long xor, int from) {
+        long equal = ~(((xor & SEVEN_BITS) + SEVEN_BITS) | xor | SEVEN_BITS);
+        return from == 0 ? equal : equal & HIGH_BANDS;
+    }
+
+    /**
+     * Whether two sketches may share a band, given the XOR of their {@link #lastKeyBytes} for bands 0-7 ({@code low}) and for
+     * bands 8 on ({@code high}): whether {@link #equalLastBytes} marks any band, in a few instructions.
+     */
+    public static boolean mayShare(long low, long high) {
+        long equalLow = ~(((low & SEVEN_BITS) + SEVEN_BITS) | low | SEVEN_BITS);
+        long equalHigh = ~(((high & SEVEN_BITS) + SEVEN_BITS) | high | SEVEN_BITS) & HIGH_BANDS;
+        return (equalLow | equalHigh) != 0;
+    }
+
+    /**
+     * Whether the sketches at {@code a[aOff..]} and {@code b[bOff..]} share the key of one of the bands {@code equal} marks
+     * (as {@link #equalLastBytes} gives them for {@code from}); only those bands' keys are compared.
+     */
+    public static boolean shareABand(byte[] a, int aOff, byte[] b, int bOff, long equal, int from) {
+        for (long bits = equal; bits != 0; bits &= bits - 1) {
+            int band = from + (Long.numberOfTrailingZeros(bits) >>> 3);
+            if (key(a, aOff, band) == key(b, bOff, band)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** How many band keys the sketches at {@code a[aOff..]} and {@code b[bOff..]} share. */

@@ -2,6 +2,7 @@ package dev.simhash.fold;
 
 import dev.simhash.core.BlockProbes;
 import dev.simhash.core.SimHash;
+import dev.simhash.core.SketchBands;
 
 import java.util.Arrays;
 
@@ -119,29 +120,106 @@ public final class GreedyFolding {
         if (hasHash.length != n || keys.length != n) {
             throw new IllegalArgumentException("hashes, hasHash and keys differ in length: " + n + ", " + hasHash.length + ", " + keys.length);
         }
-        int[] repOf = new int[n];
-        int[] dist = new int[n];
-        int[] folded = new int[n];
-        int[] reps = new int[n];
-        double[] sim = new double[n];
-        int repCount = 0;
-        int totalKeys = 0;
-        for (long[] k : keys) {
-            totalKeys += k == null ? 0 : k.length;
+        Outcome outcome = new Outcome(hashes, hasHash);
+        foldByKeys(outcome, 0, keys, new RepresentativesByKey(keys), verifier);
+        return outcome.folding();
+    }
+
+    /**
+     * As {@link #foldByKeys} with each hit's keys the band values of its minhash-v1 sketch ({@link SketchBands}; a hit without a
+     * fingerprint or a sketch has none). While there are few representatives, a hit's candidates are found by a pass over
+     * them that compares one byte of each band key, eight bands to a word ({@link SketchBands#mayShare}), confirmed by the
+     * keys; that is cheaper than computing the hit's band values and looking each up. From {@value #SCAN_UP_TO}
+     * representatives on, the fold goes on by the map. The result is that of {@link #foldByKeys} either way.
+     */
+    public static GreedyFolding foldBySketchBands(long[] hashes, boolean[] hasHash, byte[][] sketches, Verifier verifier) {
+        int n = hashes.length;
+        if (hasHash.length != n || sketches.length != n) {
+            throw new IllegalArgumentException("hashes, hasHash and sketches differ in length: " + n + ", " + hasHash.length + ", "
+                + sketches.length);
         }
-        RepresentativesByKey byKey = new RepresentativesByKey(totalKeys);
-        int[] candidates = new int[16];
-        for (int i = 0; i < n; i++) {
+        Outcome outcome = new Outcome(hashes, hasHash);
+        int room = Math.min(n, SCAN_UP_TO);
+        int[] scanned = new int[room];
+        long[] lows = new long[room];
+        long[] highs = new long[room];
+        int count = 0;
+        int i = 0;
+        for (; i < n && count < SCAN_UP_TO; i++) {
+            byte[] mine = hasHash[i] ? sketches[i] : null;
             int joined = SELF;
+            double similarity = Double.NaN;
+            long low = 0;
+            long high = 0;
+            if (mine != null) {
+                low = SketchBands.lastKeyBytes(mine, 0, 0);
+                high = SketchBands.lastKeyBytes(mine, 0, 8);
+                for (int k = nextMayShare(low, high, lows, highs, 0, count); k >= 0; k = nextMayShare(low, high, lows, highs, k + 1, count)) {
+                    byte[] theirs = sketches[scanned[k]];
+                    if (SketchBands.shareABand(mine, 0, theirs, 0, SketchBands.equalLastBytes(low ^ lows[k], 0), 0)
+                        || SketchBands.shareABand(mine, 0, theirs, 0, SketchBands.equalLastBytes(high ^ highs[k], 8), 8)) {
+                        similarity = verifier.verify(i, scanned[k]);
+                        if (!Double.isNaN(similarity)) {
+                            joined = scanned[k];
+                            break;
+                        }
+                    }
+                }
+            }
+            outcome.settle(i, joined, similarity);
+            if (joined == SELF && mine != null) {
+                scanned[count] = i;
+                lows[count] = low;
+                highs[count++] = high;
+            }
+        }
+        if (i < n) {
+            long[][] keys = new long[n][];
+            for (int k = 0; k < count; k++) {
+                keys[scanned[k]] = SketchBands.longValues(sketches[scanned[k]], 0);
+            }
+            for (int h = i; h < n; h++) {
+                keys[h] = hasHash[h] && sketches[h] != null ? SketchBands.longValues(sketches[h], 0) : null;
+            }
+            RepresentativesByKey byKey = new RepresentativesByKey(keys);
+            for (int k = 0; k < count; k++) {
+                byKey.add(scanned[k]);
+            }
+            foldByKeys(outcome, i, keys, byKey, verifier);
+        }
+        return outcome.folding();
+    }
+
+    /** The first of representatives {@code from .. to - 1} whose key bytes say it may share a band with the hit's, or -1. */
+    private static int nextMayShare(long low, long high, long[] lows, long[] highs, int from, int to) {
+        for (int k = from; k < to; k++) {
+            if (SketchBands.mayShare(low ^ lows[k], high ^ highs[k])) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** Representatives a fold by sketch bands passes over before it looks them up by band value instead. */
+    static final int SCAN_UP_TO = 96;
+
+    /** Folds hits {@code from ..} by their keys into {@code outcome}, with the representatives so far already in {@code byKey}. */
+    private static void foldByKeys(Outcome outcome, int from, long[][] keys, RepresentativesByKey byKey, Verifier verifier) {
+        int[] candidates = new int[16];
+        for (int i = from; i < keys.length; i++) {
+            int joined = SELF;
+            double similarity = Double.NaN;
             long[] mine = keys[i];
             if (mine != null) {
                 int found = 0;
                 for (long key : mine) {
-                    for (int e = byKey.first(key); e >= 0; e = byKey.next[e]) {
-                        if (found == candidates.length) {
-                            candidates = Arrays.copyOf(candidates, 2 * found);
+                    for (int e = byKey.first(key); e >= 0; e = byKey.next(e)) {
+                        if (byKey.keyOf(e) == key) {
+                            if (found == candidates.length) {
+                                candidates = Arrays.copyOf(candidates, 2 * found);
+                            }
+                            candidates[found++] = byKey.representativeOf(e);
                         }
-                        candidates[found++] = byKey.rep[e];
                     }
                 }
                 if (found > 1) {
@@ -152,70 +230,127 @@ public final class GreedyFolding {
                     if (k > 0 && rep == candidates[k - 1]) {
                         continue;
                     }
-                    double s = verifier.verify(i, rep);
-                    if (!Double.isNaN(s)) {
+                    similarity = verifier.verify(i, rep);
+                    if (!Double.isNaN(similarity)) {
                         joined = rep;
-                        sim[i] = s;
-                        dist[i] = hasHash[i] && hasHash[rep] ? SimHash.distance(hashes[i], hashes[rep]) : 0;
                     }
                 }
             }
+            outcome.settle(i, joined, similarity);
+            if (joined == SELF && mine != null) {
+                byKey.add(i);
+            }
+        }
+    }
+
+    /** What a fold by keys has decided so far, hit by hit in rank order. */
+    private static final class Outcome {
+        private final long[] hashes;
+        private final boolean[] hasHash;
+        private final int[] repOf;
+        private final int[] dist;
+        private final int[] folded;
+        private final int[] reps;
+        private final double[] sim;
+        private int repCount;
+
+        Outcome(long[] hashes, boolean[] hasHash) {
+            int n = hashes.length;
+            this.hashes = hashes;
+            this.hasHash = hasHash;
+            repOf = new int[n];
+            dist = new int[n];
+            folded = new int[n];
+            reps = new int[n];
+            sim = new double[n];
+        }
+
+        /** Hit {@code i} joins {@code joined} with that similarity, or ({@link #SELF}) is a representative. */
+        void settle(int i, int joined, double similarity) {
             repOf[i] = joined;
             if (joined == SELF) {
                 sim[i] = 1;
                 reps[repCount++] = i;
-                if (mine != null) {
-                    for (long key : mine) {
-                        byKey.add(key, i);
-                    }
-                }
             } else {
+                sim[i] = similarity;
+                dist[i] = hasHash[i] && hasHash[joined] ? SimHash.distance(hashes[i], hashes[joined]) : 0;
                 folded[joined]++;
             }
         }
-        return new GreedyFolding(repOf, dist, folded, Arrays.copyOf(reps, repCount), sim);
+
+        GreedyFolding folding() {
+            return new GreedyFolding(repOf, dist, folded, Arrays.copyOf(reps, repCount), sim);
+        }
     }
 
     /**
-     * The representatives of each key: an open-addressing table of keys, each slot the head of a linked list of entries
-     * (no boxing, one allocation per array: a window's fold allocates a few arrays, not an object per key).
+     * The representatives of each key: a chained hash table over the hits' own key arrays. Entry {@code hit << shift | q}
+     * is key {@code q} of representative {@code hit}; a bucket holds its first entry + 1 (0: empty) and each entry the next
+     * of its bucket, so the table is two int arrays and a lookup that finds nothing reads one int. The keys are compared
+     * where they are, in {@code keys}.
      */
     private static final class RepresentativesByKey {
-        // slot s is table[2s] (its key) and table[2s + 1] (its first entry + 1; 0: empty): one cache line holds both
-        private final long[] table;
+        private final long[][] keys;
+        private final int[] heads;
+        private final int[] next;
+        private final long[] entryKeys;
         private final int mask;
-        final int[] rep;
-        final int[] next;
-        private int entries;
+        private final int shift;
 
-        RepresentativesByKey(int maxEntries) {
-            int slots = Integer.highestOneBit(Math.max(16, maxEntries) * 2);
-            table = new long[2 * slots];
-            mask = slots - 1;
-            rep = new int[Math.max(1, maxEntries)];
-            next = new int[Math.max(1, maxEntries)];
-        }
-
-        private int slot(long key) {
-            int s = (int) ((key * 0x9E3779B97F4A7C15L) >>> 40) & mask;
-            while (table[2 * s + 1] != 0 && table[2 * s] != key) {
-                s = (s + 1) & mask;
+        RepresentativesByKey(long[][] keys) {
+            this.keys = keys;
+            long total = 0;
+            int most = 1;
+            for (long[] k : keys) {
+                if (k != null) {
+                    total += k.length;
+                    most = Math.max(most, k.length);
+                }
             }
-            return s;
+            shift = 32 - Integer.numberOfLeadingZeros(most - 1);
+            if (((long) keys.length << shift) > Integer.MAX_VALUE - 1) {
+                throw new IllegalArgumentException("too many hits and keys to fold: " + keys.length + " hits of up to " + most + " keys");
+            }
+            // about one bucket per key: a key that no representative has finds an empty bucket most of the time
+            int buckets = Integer.highestOneBit((int) Math.max(16, Math.min(total, 1 << 30)) * 2 - 1);
+            heads = new int[buckets];
+            mask = buckets - 1;
+            next = new int[Math.max(1, keys.length << shift)];
+            entryKeys = new long[next.length];
         }
 
-        /** The first entry of {@code key}'s list, or -1. */
+        private int bucket(long key) {
+            return (int) (key ^ (key >>> 29)) * 0x9E3779B9 >>> 1 & mask;
+        }
+
+        /** The first entry of {@code key}'s bucket, or -1: its entries may hold other keys ({@link #keyOf}). */
         int first(long key) {
-            return (int) table[2 * slot(key) + 1] - 1;
+            return heads[bucket(key)] - 1;
         }
 
-        void add(long key, int representative) {
-            int s = slot(key);
-            int e = entries++;
-            rep[e] = representative;
-            next[e] = (int) table[2 * s + 1] - 1;
-            table[2 * s] = key;
-            table[2 * s + 1] = e + 1;
+        /** The entry after {@code entry} in its bucket, or -1. */
+        int next(int entry) {
+            return next[entry] - 1;
+        }
+
+        long keyOf(int entry) {
+            return entryKeys[entry];
+        }
+
+        int representativeOf(int entry) {
+            return entry >>> shift;
+        }
+
+        /** Adds every key of hit {@code representative}. */
+        void add(int representative) {
+            long[] mine = keys[representative];
+            for (int q = 0; q < mine.length; q++) {
+                int b = bucket(mine[q]);
+                int e = (representative << shift) | q;
+                next[e] = heads[b];
+                entryKeys[e] = mine[q];
+                heads[b] = e + 1;
+            }
         }
     }
 

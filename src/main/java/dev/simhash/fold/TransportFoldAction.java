@@ -1,7 +1,6 @@
 package dev.simhash.fold;
 
 import dev.simhash.compat.CompatIndices;
-import dev.simhash.core.SketchBands;
 import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.neardup.FingerprintMappings;
 import dev.simhash.neardup.FingerprintMappings.Fingerprints;
@@ -256,11 +255,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         GreedyFolding folding;
         if (verification != null && verification.byBands()) {
             // candidates share a band value, whatever the fingerprints' distance (a hit without a fingerprint has none)
-            long[][] keys = new long[hits.length][];
-            for (int i = 0; i < hits.length; i++) {
-                keys[i] = hasHash[i] && sketches[i] != null ? SketchBands.longValues(sketches[i], 0) : null;
-            }
-            folding = GreedyFolding.foldByKeys(hashes, hasHash, keys, verifier);
+            folding = GreedyFolding.foldBySketchBands(hashes, hasHash, sketches, verifier);
         } else {
             folding = GreedyFolding.fold(hashes, hasHash, fold.maxDistance(), verifier);
         }

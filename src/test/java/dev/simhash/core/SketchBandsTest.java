@@ -130,4 +130,56 @@ class SketchBandsTest {
             assertEquals(0, SketchBands.sharedBands(MinHashSketch.V1.sketchOfShingles(a), 0, MinHashSketch.V1.sketchOfShingles(b), 0));
         }
     }
+
+    @Test
+    void theLastKeyBytesMarkExactlyTheBandsWithAnEqualLastByteAndTheKeysDecide() {
+        Random random = new Random(31);
+        int shared = 0;
+        int byteOnly = 0;
+        for (int round = 0; round < 20_000; round++) {
+            byte[] a = new byte[MinHashSketch.BYTES];
+            byte[] b = new byte[MinHashSketch.BYTES];
+            random.nextBytes(a);
+            random.nextBytes(b);
+            for (int j = 0; j < 14; j++) {
+                int key = 64 + 5 * j;
+                switch (random.nextInt(8)) {
+                    case 0 -> System.arraycopy(a, key, b, key, 5); // the band's key shared
+                    case 1 -> b[key + 4] = a[key + 4]; // only its last byte
+                    case 2 -> b[key + 4] = (byte) (a[key + 4] ^ 0x80); // differs in the high bit alone
+                    case 3 -> b[key + 4] = (byte) (a[key + 4] ^ 0x01); // in the low bit alone
+                    default -> { }
+                }
+            }
+            long low = SketchBands.lastKeyBytes(a, 0, 0) ^ SketchBands.lastKeyBytes(b, 0, 0);
+            long high = SketchBands.lastKeyBytes(a, 0, 8) ^ SketchBands.lastKeyBytes(b, 0, 8);
+            long expectedLow = 0;
+            long expectedHigh = 0;
+            boolean expectedShare = false;
+            for (int j = 0; j < 14; j++) {
+                int last = 64 + 5 * j + 4;
+                if (a[last] == b[last]) {
+                    if (j < 8) {
+                        expectedLow |= 0x80L << (8 * j);
+                    } else {
+                        expectedHigh |= 0x80L << (8 * (j - 8));
+                    }
+                }
+                expectedShare |= Arrays.equals(a, 64 + 5 * j, last + 1, b, 64 + 5 * j, last + 1);
+            }
+            assertEquals(expectedLow, SketchBands.equalLastBytes(low, 0), "round " + round);
+            assertEquals(expectedHigh, SketchBands.equalLastBytes(high, 8), "round " + round);
+            assertEquals(expectedLow != 0 || expectedHigh != 0, SketchBands.mayShare(low, high), "round " + round);
+            boolean share = SketchBands.shareABand(a, 0, b, 0, SketchBands.equalLastBytes(low, 0), 0)
+                || SketchBands.shareABand(a, 0, b, 0, SketchBands.equalLastBytes(high, 8), 8);
+            assertEquals(expectedShare, share, "round " + round);
+            assertEquals(expectedShare, SketchBands.sharedBands(a, 0, b, 0) > 0, "round " + round);
+            if (share) {
+                shared++;
+            } else if (expectedLow != 0 || expectedHigh != 0) {
+                byteOnly++;
+            }
+        }
+        assertTrue(shared > 1000 && byteOnly > 1000, "both cases happen: " + shared + " shared, " + byteOnly + " only a byte");
+    }
 }

@@ -112,6 +112,61 @@ class GreedyFoldingTest {
     }
 
     @Test
+    void foldBySketchBandsEqualsTheReferenceOnRandomSketches() {
+        Random random = new Random(29);
+        int folded = 0;
+        int pastTheScan = 0;
+        for (int round = 0; round < 150; round++) {
+            int n = 1 + random.nextInt(400);
+            int values = 2 + random.nextInt(random.nextBoolean() ? 40 : 4000);
+            long[] hashes = new long[n];
+            boolean[] hasHash = new boolean[n];
+            byte[][] sketches = new byte[n][];
+            long[][] keys = new long[n][];
+            for (int i = 0; i < n; i++) {
+                hashes[i] = random.nextLong();
+                hasHash[i] = random.nextInt(15) != 0;
+                if (random.nextInt(20) == 0) {
+                    continue; // no sketch
+                }
+                // minhash-v1: 64 bytes of bins, then 14 band keys of 5 bytes, big-endian (docs/spec/minhash-v1.md)
+                byte[] sketch = new byte[64 + 14 * 5];
+                random.nextBytes(sketch);
+                long[] mine = new long[14];
+                for (int band = 0; band < 14; band++) {
+                    // few distinct keys, and their last bytes fewer still: equal last bytes of different keys are common
+                    long key = (long) random.nextInt(values) << 8 | random.nextInt(4);
+                    for (int b = 0; b < 5; b++) {
+                        sketch[64 + 5 * band + b] = (byte) (key >>> (8 * (4 - b)));
+                    }
+                    mine[band] = (long) band << 40 | key;
+                }
+                sketches[i] = sketch;
+                keys[i] = hasHash[i] ? mine : null;
+            }
+            GreedyFolding.Verifier verifier = (i, rep) -> ((hashes[i] ^ hashes[rep]) & 3) != 0 ? 0.85 : Double.NaN;
+            GreedyFolding f = GreedyFolding.foldBySketchBands(hashes, hasHash, sketches, verifier);
+            int[] expected = referenceByKeys(keys, verifier);
+            for (int i = 0; i < n; i++) {
+                assertEquals(expected[i], f.representativeOf(i), "round " + round + ", hit " + i);
+                int rep = f.representativeOf(i);
+                if (rep != GreedyFolding.SELF) {
+                    assertEquals(SimHash.distance(hashes[i], hashes[rep]), f.distance(i));
+                    assertEquals(0.85, f.similarity(i));
+                    folded++;
+                } else {
+                    assertEquals(1.0, f.similarity(i));
+                }
+            }
+            if (f.groupCount() > GreedyFolding.SCAN_UP_TO + 20) {
+                pastTheScan++;
+            }
+        }
+        assertTrue(folded > 1000, "folds happen: " + folded);
+        assertTrue(pastTheScan > 30, "many folds go on by the map after the pass over the first representatives: " + pastTheScan);
+    }
+
+    @Test
     void equalsTheReferenceAndSatisfiesTheRuleOnRandomRankedLists() {
         Random random = new Random(17);
         int folded = 0;

@@ -160,7 +160,7 @@ public final class Bench {
         if (o.sections().contains("fold-work")) {
             log.info("== 9. the fold's own work at min_similarity 0.8: by the candidate radius vs by the sketch's bands (one thread) ==");
             FoldWorkBench fw = new FoldWorkBench(log, o.fpSeconds(), o.fpPasses());
-            for (int window : new int[] { 100, 1_000, 10_000 }) {
+            for (int window : new int[] { 100, 300, 1_000, 10_000 }) {
                 fw.run(window, 20261129L + window);
             }
             log.info("(checksum " + Long.toHexString(fw.sink) + ")");
