@@ -38,8 +38,13 @@ import java.util.function.LongConsumer;
  */
 final class ShardBandScan {
 
-    /** The candidate documents as read: id, routing (null for none), fingerprint and sketch of each, in growing arrays. */
+    /**
+     * The candidate documents as read: the shard's document number, id and routing (null for none, and null ids where they
+     * were not read: {@link #candidates(long[], Executor, int, boolean)}), fingerprint and sketch of each, in growing arrays,
+     * by document number.
+     */
     static final class Candidates {
+        int[] docs = new int[16];
         String[] ids = new String[16];
         String[] routings = new String[16];
         long[] fingerprints = new long[16];
@@ -47,24 +52,30 @@ final class ShardBandScan {
         int size;
 
         /** Appends one; returns the bytes the arrays grew by. */
-        long add(String id, String routing, long fingerprint, BytesRef sketch) {
+        long add(int doc, String id, String routing, long fingerprint, BytesRef sketch) {
             long grew = 0;
             if (size == ids.length) {
                 int n = size * 2;
-                grew = (long) size * (2L * Integer.BYTES + Long.BYTES + MinHashSketch.BYTES);
+                grew = (long) size * (3L * Integer.BYTES + Long.BYTES + MinHashSketch.BYTES);
+                docs = Arrays.copyOf(docs, n);
                 ids = Arrays.copyOf(ids, n);
                 routings = Arrays.copyOf(routings, n);
                 fingerprints = Arrays.copyOf(fingerprints, n);
                 sketches = Arrays.copyOf(sketches, n * MinHashSketch.BYTES);
             }
+            docs[size] = doc;
             ids[size] = id;
             routings[size] = routing;
             fingerprints[size] = fingerprint;
             System.arraycopy(sketch.bytes, sketch.offset, sketches, size * MinHashSketch.BYTES, MinHashSketch.BYTES);
             size++;
-            // the id's String (a header, its array's header and its bytes) and the routing's, if any
-            return grew + 56 + id.length() + (routing == null ? 0 : 56 + routing.length());
+            return grew + idBytes(id, routing);
         }
+    }
+
+    /** The heap of an id's String (a header, its array's header and its bytes) and the routing's, if any. */
+    private static long idBytes(String id, String routing) {
+        return (id == null ? 0 : 56 + id.length()) + (routing == null ? 0 : 56 + routing.length());
     }
 
     private final IndexReader reader;
@@ -149,14 +160,16 @@ final class ShardBandScan {
      * (ascending): the only ones of the shard that can share a band with another document of the report.
      */
     Candidates candidates(long[] shared) throws IOException {
-        return candidates(shared, null, 1);
+        return candidates(shared, null, 1, true);
     }
 
     /**
      * As {@link #candidates(long[])}, the bands split among up to {@code parallelism} threads (the caller's and
-     * {@code executor}'s), each marking its own bit set, merged at the end.
+     * {@code executor}'s), each marking its own bit set, merged at the end; with {@code ids} false, without their
+     * {@code _id} and {@code _routing} (the stored fields, most of the reading's time: {@link #group} reads them for the
+     * members it lists).
      */
-    Candidates candidates(long[] shared, Executor executor, int parallelism) throws IOException {
+    Candidates candidates(long[] shared, Executor executor, int parallelism, boolean ids) throws IOException {
         int threads = executor == null ? 1 : Math.max(1, Math.min(parallelism, SketchBands.BANDS));
         FixedBitSet[] marks = new FixedBitSet[threads];
         long markedBytes = 0;
@@ -183,7 +196,7 @@ final class ShardBandScan {
             for (int t = 1; t < threads; t++) {
                 marks[0].or(marks[t]);
             }
-            return read(marks[0]);
+            return read(marks[0], ids);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         } finally {
@@ -192,18 +205,21 @@ final class ShardBandScan {
     }
 
     /**
-     * The groups of a shard's candidates, found on the shard (what a report over one shard needs, so that no sketch leaves
-     * the shard): the members of every group of two or more documents (id, routing, fingerprint), each one's group and
-     * similarity to its group's representative, and per group its id and representative (a member's position).
+     * A page of the groups of a shard's candidates, found on the shard (what a report over one shard needs, so that no sketch
+     * leaves the shard): the members of each group of the page (id, routing, fingerprint), each one's group (its position on
+     * the page) and similarity to its group's representative, and per group its id and representative (a member's
+     * position); with the number of groups of two or more documents and of their documents over the whole shard.
      */
     record Groups(int size, String[] ids, String[] routings, long[] fingerprints, int[] groupOf, double[] similarity, long[] groupIds,
-                  int[] representatives, long comparisons, long hotBuckets) {}
+                  int[] representatives, long comparisons, long hotBuckets, int groupsTotal, long duplicatesTotal) {}
 
     /**
      * Groups the candidates as the report does ({@link BandComponents}), in up to {@code parallelism} threads (the caller's
-     * and {@code executor}'s), charging the grouping's arrays.
+     * and {@code executor}'s), charging the grouping's arrays, and keeps groups {@code [from, from + size)} in report order
+     * ({@link DuplicateGroups#select}): only their members' {@code _id} and {@code _routing} are read, where the candidates
+     * came without them.
      */
-    Groups group(Candidates c, Verification verification, Executor executor, int parallelism) {
+    Groups group(Candidates c, Verification verification, Executor executor, int parallelism, int from, int size) throws IOException {
         int n = c.size;
         long grouping = BandComponents.estimateBytes(n, parallelism);
         memory.accept(grouping);
@@ -214,17 +230,25 @@ final class ShardBandScan {
                 verification::linked);
             NearDuplicateComponents components = BandComponents.find(Arrays.copyOf(c.fingerprints, n), sketches, checkCancelled,
                 groups -> {}, executor, parallelism);
-            int[] groupOfComponent = new int[components.componentCount()];
-            int groups = 0;
-            for (int k = 0; k < groupOfComponent.length; k++) {
-                groupOfComponent[k] = components.componentSize(k) > 1 ? groups++ : -1;
-            }
+            DuplicateGroups.Selection page = DuplicateGroups.select(components, from, size);
+            int[] position = page.pagePositions(components.componentCount());
             int members = 0;
             for (int doc = 0; doc < n; doc++) {
-                if (groupOfComponent[components.componentOf(doc)] >= 0) {
+                if (position[components.componentOf(doc)] >= 0) {
                     members++;
                 }
             }
+            int[] listed = new int[members];
+            members = 0;
+            for (int doc = 0; doc < n; doc++) {
+                if (position[components.componentOf(doc)] >= 0) {
+                    listed[members++] = doc;
+                }
+            }
+            if (members > 0 && c.ids[listed[0]] == null) {
+                readIds(c, listed);
+            }
+            int groups = page.components().length;
             String[] ids = new String[members];
             String[] routings = new String[members];
             long[] fingerprints = new long[members];
@@ -232,13 +256,10 @@ final class ShardBandScan {
             double[] similarity = new double[members];
             long[] groupIds = new long[groups];
             int[] representatives = new int[groups];
-            int m = 0;
-            for (int doc = 0; doc < n; doc++) {
+            for (int m = 0; m < members; m++) {
+                int doc = listed[m];
                 int k = components.componentOf(doc);
-                int g = groupOfComponent[k];
-                if (g < 0) {
-                    continue;
-                }
+                int g = position[k];
                 int rep = components.representative(k);
                 ids[m] = c.ids[doc];
                 routings[m] = c.routings[doc];
@@ -249,10 +270,9 @@ final class ShardBandScan {
                     representatives[g] = m;
                 }
                 groupIds[g] = components.componentMinHash(k);
-                m++;
             }
             return new Groups(members, ids, routings, fingerprints, groupOf, similarity, groupIds, representatives, components.comparisons(),
-                components.hotBuckets());
+                components.hotBuckets(), page.groupsTotal(), page.duplicatesTotal());
         } finally {
             memory.accept(-grouping);
         }
@@ -348,7 +368,7 @@ final class ShardBandScan {
         }
     }
 
-    private Candidates read(FixedBitSet marked) throws IOException {
+    private Candidates read(FixedBitSet marked, boolean withIds) throws IOException {
         Candidates out = new Candidates();
         for (LeafReaderContext leaf : reader.leaves()) {
             checkCancelled.run();
@@ -361,9 +381,7 @@ final class ShardBandScan {
             }
             SortedNumericDocValues fingerprints = DocValues.getSortedNumeric(r, field);
             BinaryDocValues sketches = SimHashFieldType.sketchValues(r, field);
-            // Elasticsearch's readers can read stored fields in order, decompressing each block once (a fetch phase's way)
-            StoredFields stored = r instanceof SequentialStoredFieldsLeafReader sequential ? sequential.getSequentialStoredFieldsReader()
-                : r.storedFields();
+            StoredFields stored = withIds ? storedFields(r) : null;
             for (int g = first; g < end; g = nextMarked(marked, g + 1)) {
                 int doc = g - base;
                 if (fingerprints.advanceExact(doc) == false || sketches == null || sketches.advanceExact(doc) == false) {
@@ -373,15 +391,51 @@ final class ShardBandScan {
                 if (b.length != MinHashSketch.BYTES) {
                     continue;
                 }
-                IdAndRouting ids = new IdAndRouting();
-                stored.document(doc, ids);
-                if (ids.id == null) {
-                    continue;
+                IdAndRouting ids = null;
+                if (stored != null) {
+                    ids = new IdAndRouting();
+                    stored.document(doc, ids);
+                    if (ids.id == null) {
+                        continue;
+                    }
                 }
-                memory.accept(out.add(ids.id, ids.routing, fingerprints.nextValue(), b));
+                memory.accept(out.add(g, ids == null ? null : ids.id, ids == null ? null : ids.routing, fingerprints.nextValue(), b));
             }
         }
         return out;
+    }
+
+    /** Elasticsearch's readers can read stored fields in order, decompressing each block once (a fetch phase's way). */
+    private static StoredFields storedFields(LeafReader r) throws IOException {
+        return r instanceof SequentialStoredFieldsLeafReader sequential ? sequential.getSequentialStoredFieldsReader() : r.storedFields();
+    }
+
+    /**
+     * Reads {@code _id} and {@code _routing} of the candidates {@code which} (ascending positions in {@code c}) into
+     * {@code c}, charging their strings. A document whose {@code _id} is not stored cannot be listed: an error.
+     */
+    private void readIds(Candidates c, int[] which) throws IOException {
+        int at = 0;
+        for (LeafReaderContext leaf : reader.leaves()) {
+            int base = leaf.docBase;
+            int end = base + leaf.reader().maxDoc();
+            if (at == which.length || c.docs[which[at]] >= end) {
+                continue;
+            }
+            checkCancelled.run();
+            StoredFields stored = storedFields(leaf.reader());
+            for (; at < which.length && c.docs[which[at]] < end; at++) {
+                int i = which[at];
+                IdAndRouting ids = new IdAndRouting();
+                stored.document(c.docs[i] - base, ids);
+                if (ids.id == null) {
+                    throw new IllegalStateException("document [" + (c.docs[i] - base) + "] of a segment of the shard has no stored _id");
+                }
+                c.ids[i] = ids.id;
+                c.routings[i] = ids.routing;
+                memory.accept(idBytes(ids.id, ids.routing));
+            }
+        }
     }
 
     private static int nextMarked(FixedBitSet marked, int from) {

@@ -19,8 +19,8 @@ import java.util.Map;
  * What the report asks of one shard (of a concrete index) about the {@code simhash} field {@code field}: how many of its
  * documents the caller sees ({@link Mode#COUNT}), one hash partition of the band values they hold ({@link Mode#VALUES}),
  * the documents holding a band value that another document of the shard holds too, or that is in {@code shared}
- * ({@link Mode#CANDIDATES}), or, for a report over this one shard, the groups those candidates form at the threshold
- * ({@link Mode#GROUPS}).
+ * ({@link Mode#CANDIDATES}), or, for a report over this one shard, a page of the groups those candidates form at the
+ * threshold ({@link Mode#GROUPS}).
  */
 public final class ShardBandsRequest extends SingleShardRequest<ShardBandsRequest> {
 
@@ -36,11 +36,16 @@ public final class ShardBandsRequest extends SingleShardRequest<ShardBandsReques
     private final long[] shared;
     /** The threshold the groups are found at ({@link Mode#GROUPS} only). */
     private final Verification verification;
+    /** The page of groups, in report order ({@link Mode#GROUPS} only). */
+    private final int from;
+    private final int size;
 
     private ShardBandsRequest(String index, int shard, String field, Mode mode, int partition, int partitions, long[] shared,
-                              Verification verification) {
+                              Verification verification, int from, int size) {
         super(index);
         this.verification = verification;
+        this.from = from;
+        this.size = size;
         this.shard = shard;
         this.field = field;
         this.mode = mode;
@@ -50,22 +55,25 @@ public final class ShardBandsRequest extends SingleShardRequest<ShardBandsReques
     }
 
     static ShardBandsRequest count(String index, int shard, String field) {
-        return new ShardBandsRequest(index, shard, field, Mode.COUNT, 0, 1, new long[0], null);
+        return new ShardBandsRequest(index, shard, field, Mode.COUNT, 0, 1, new long[0], null, 0, 0);
     }
 
     /** Partition {@code partition} of {@code partitions} of the shard's band values ({@link ShardBandScan#partitionOf}). */
     static ShardBandsRequest values(String index, int shard, String field, int partition, int partitions) {
-        return new ShardBandsRequest(index, shard, field, Mode.VALUES, partition, partitions, new long[0], null);
+        return new ShardBandsRequest(index, shard, field, Mode.VALUES, partition, partitions, new long[0], null, 0, 0);
     }
 
     /** The shard's candidate documents; {@code shared}: the band values held in other shards too, ascending. */
     static ShardBandsRequest candidates(String index, int shard, String field, long[] shared) {
-        return new ShardBandsRequest(index, shard, field, Mode.CANDIDATES, 0, 1, shared, null);
+        return new ShardBandsRequest(index, shard, field, Mode.CANDIDATES, 0, 1, shared, null, 0, 0);
     }
 
-    /** The groups of the shard's candidates at {@code verification}: for a report over this shard alone. */
-    static ShardBandsRequest groups(String index, int shard, String field, Verification verification) {
-        return new ShardBandsRequest(index, shard, field, Mode.GROUPS, 0, 1, new long[0], verification);
+    /**
+     * Groups {@code [from, from + size)}, in report order, of the shard's candidates at {@code verification}: for a report over
+     * this shard alone.
+     */
+    static ShardBandsRequest groups(String index, int shard, String field, Verification verification, int from, int size) {
+        return new ShardBandsRequest(index, shard, field, Mode.GROUPS, 0, 1, new long[0], verification, from, size);
     }
 
     public ShardBandsRequest(StreamInput in) throws IOException {
@@ -78,6 +86,8 @@ public final class ShardBandsRequest extends SingleShardRequest<ShardBandsReques
         partitions = body.readVInt();
         shared = ShardBandsResponse.readAscending(body);
         verification = body.readBoolean() ? new Verification(body.readDouble(), body.readVInt(), body.readVInt()) : null;
+        from = body.readVInt();
+        size = body.readVInt();
     }
 
     @Override
@@ -96,6 +106,8 @@ public final class ShardBandsRequest extends SingleShardRequest<ShardBandsReques
                 body.writeVInt(verification.radius());
                 body.writeVInt(verification.minEqualBins());
             }
+            body.writeVInt(from);
+            body.writeVInt(size);
         });
     }
 
@@ -146,5 +158,13 @@ public final class ShardBandsRequest extends SingleShardRequest<ShardBandsReques
 
     Verification verification() {
         return verification;
+    }
+
+    int from() {
+        return from;
+    }
+
+    int size() {
+        return size;
     }
 }

@@ -12,9 +12,9 @@ import java.io.IOException;
 /**
  * One shard's answer to a {@link ShardBandsRequest}: the documents it covers ({@link #docs}, the caller's visible documents
  * with a fingerprint), and by mode the band values (ascending, distinct), the candidate documents (their {@code _id},
- * {@code _routing} (null for none), fingerprint and sketch, {@value MinHashSketch#BYTES} bytes each, in one array), or the
- * members of the shard's groups (id, routing, fingerprint, no sketch), each with its group and its similarity to the
- * group's representative, and per group its id and representative ({@link ShardBandScan.Groups}).
+ * {@code _routing} (null for none), fingerprint and sketch, {@value MinHashSketch#BYTES} bytes each, in one array), or a
+ * page of the shard's groups: their members (id, routing, fingerprint, no sketch), each with its group and its similarity
+ * to the group's representative, per group its id and representative, and the shard's totals ({@link ShardBandScan.Groups}).
  */
 public final class ShardBandsResponse extends ActionResponse {
 
@@ -32,6 +32,8 @@ public final class ShardBandsResponse extends ActionResponse {
     private final long comparisons;
     private final long hotBuckets;
     private final boolean grouped;
+    private final int groupsTotal;
+    private final long duplicatesTotal;
 
     /** The first {@code candidates} entries of the arrays are the candidates (the arrays may be longer). */
     ShardBandsResponse(long docs, long[] values, int candidates, String[] ids, String[] routings, long[] fingerprints,
@@ -50,6 +52,8 @@ public final class ShardBandsResponse extends ActionResponse {
         this.comparisons = 0;
         this.hotBuckets = 0;
         this.grouped = false;
+        this.groupsTotal = 0;
+        this.duplicatesTotal = 0;
     }
 
     /** The answer of {@link ShardBandsRequest.Mode#GROUPS}. */
@@ -68,6 +72,8 @@ public final class ShardBandsResponse extends ActionResponse {
         this.comparisons = g.comparisons();
         this.hotBuckets = g.hotBuckets();
         this.grouped = true;
+        this.groupsTotal = g.groupsTotal();
+        this.duplicatesTotal = g.duplicatesTotal();
     }
 
     public ShardBandsResponse(StreamInput in) throws IOException {
@@ -92,6 +98,8 @@ public final class ShardBandsResponse extends ActionResponse {
         comparisons = body.readVLong();
         hotBuckets = body.readVLong();
         grouped = body.readBoolean();
+        groupsTotal = body.readVInt();
+        duplicatesTotal = body.readVLong();
     }
 
     @Override
@@ -115,6 +123,8 @@ public final class ShardBandsResponse extends ActionResponse {
             body.writeVLong(comparisons);
             body.writeVLong(hotBuckets);
             body.writeBoolean(grouped);
+            body.writeVInt(groupsTotal);
+            body.writeVLong(duplicatesTotal);
         });
     }
 
@@ -167,9 +177,19 @@ public final class ShardBandsResponse extends ActionResponse {
         return grouped;
     }
 
+    /** The groups of two or more documents the shard found, on the page or not (groups found on the shard). */
+    int groupsTotal() {
+        return groupsTotal;
+    }
+
+    /** The documents in those groups (groups found on the shard). */
+    long duplicatesTotal() {
+        return duplicatesTotal;
+    }
+
     /**
-     * The shard's groups as components over its members (member i is document i): their ids, sizes and representatives as
-     * the shard found them.
+     * The page of the shard's groups as components over their members (member i is document i): their ids, sizes and
+     * representatives as the shard found them.
      */
     NearDuplicateComponents components() {
         int[] size = new int[groupIds.length];

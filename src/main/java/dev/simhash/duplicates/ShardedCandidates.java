@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  * the shard finds them itself. With several, the band values held in two or more shards are found first, a hash partition
  * at a time (each shard sends that partition of its distinct values, this node keeps the repeated ones), and each shard
  * is then given them. Every other document shares no band value with any: it is a group of its own, counted only. A
- * report over one shard leaves the grouping to it too: the shard sends the members of its groups, without sketches.
+ * report over one shard leaves the grouping to it too: the shard sends the members of the page's groups, without sketches,
+ * and its totals.
  */
 final class ShardedCandidates {
 
@@ -122,14 +123,20 @@ final class ShardedCandidates {
     private final Runnable checkCancelled;
     private final Sink sink;
     private final Consumer<Exception> fail;
+    private final int from;
+    private final int size;
 
     /**
+     * @param from   the report's page is groups [from, from + size) in report order: a shard that groups (a report over it
+     *               alone) sends only their members
      * @param sink   takes each shard's candidates (one call at a time)
      * @param fail   takes the failure that ends the scan
      */
     ShardedCandidates(Client client, ThreadContext threadContext, List<Shard> shards, String field, Verification verification,
-                      RequestMemory memory, Runnable checkCancelled, Sink sink, Consumer<Exception> fail) {
+                      int from, int size, RequestMemory memory, Runnable checkCancelled, Sink sink, Consumer<Exception> fail) {
         this.verification = verification;
+        this.from = from;
+        this.size = size;
         this.client = client;
         this.threadContext = threadContext;
         this.shards = shards;
@@ -147,9 +154,9 @@ final class ShardedCandidates {
             return;
         }
         if (shards.size() == 1) {
-            // one shard holds every candidate pair: it groups them itself and sends only the groups' members
+            // one shard holds every candidate pair: it groups them itself and sends only the page's groups' members
             Shard s = shards.get(0);
-            client.execute(ShardBandsAction.INSTANCE, ShardBandsRequest.groups(s.index(), s.shard(), field, verification),
+            client.execute(ShardBandsAction.INSTANCE, ShardBandsRequest.groups(s.index(), s.shard(), field, verification, from, size),
                 step((ShardBandsResponse r) -> {
                     sink.accept(s.index(), r);
                     done.accept(r.docs());

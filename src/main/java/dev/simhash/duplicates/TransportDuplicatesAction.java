@@ -419,8 +419,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 openPit();
                 return;
             }
-            new ShardedCandidates(client, threadPool.getThreadContext(), shards, hashPath, verification, memory,
-                task::ensureNotCancelled, this::addCandidates, this::fail).run(docs -> {
+            new ShardedCandidates(client, threadPool.getThreadContext(), shards, hashPath, verification, request.from(), request.size(),
+                memory, task::ensureNotCancelled, this::addCandidates, this::fail).run(docs -> {
                     if (docs > Integer.MAX_VALUE) {
                         throw new IllegalArgumentException("[_simhash/duplicates] a report covers at most [" + Integer.MAX_VALUE
                             + "] documents, these indices hold [" + docs + "]; narrow it with [query]");
@@ -755,19 +755,20 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         }
 
         /**
-         * Answers with the groups the one shard of the report found ({@link ShardBandsResponse#grouped}): the table holds
-         * their members, and each member's similarity to its group's representative came with it. A page only asks for the
-         * similarity of a member to its own group's representative (or to a document identical to it, with the same
-         * similarity), so that is what the lookup answers.
+         * Answers with the page of groups the one shard of the report found ({@link ShardBandsResponse#grouped}): the table
+         * holds their members, and each member's similarity to its group's representative came with it. A page only asks for
+         * the similarity of a member to its own group's representative (or to a document identical to it, with the same
+         * similarity), so that is what the lookup answers. The shard kept the page's groups only (in report order), and
+         * counted them all.
          */
         private void respondWithShardGroups(ShardBandsResponse grouped) {
             NearDuplicateComponents components = grouped.components();
             memory.add(components.ramBytesUsed(), "groups");
-            task.groupsFound(components.componentCount());
-            DuplicateGroups.Page page = DuplicateGroups.page(table, components, request.from(), request.size(), request.maxMembers(),
+            task.groupsFound(grouped.groupsTotal());
+            DuplicateGroups.Page page = DuplicateGroups.page(table, components, 0, request.size(), request.maxMembers(),
                 (doc, representative) -> grouped.similarity(doc));
             // the documents not read are in no group: each is a group of its own
-            page = new DuplicateGroups.Page((int) coveredDocs, page.groupsTotal(), page.duplicatesTotal(), page.groups());
+            page = new DuplicateGroups.Page((int) coveredDocs, grouped.groupsTotal(), grouped.duplicatesTotal(), page.groups());
             groupNanos = System.nanoTime();
             membersNanos = groupNanos;
             respond(page, 0);

@@ -67,9 +67,10 @@ public final class TransportShardBandsAction extends CompatShardAction<ShardBand
                 case COUNT -> new ShardBandsResponse(docs, new long[0], 0, new String[0], new String[0], new long[0], new byte[0]);
                 case VALUES -> new ShardBandsResponse(docs, scan.values(request.partition(), request.partitions()), 0, new String[0],
                     new String[0], new long[0], new byte[0]);
-                case CANDIDATES -> candidates(docs, scan.candidates(request.shared(), threadPool.generic(), threads));
-                case GROUPS -> new ShardBandsResponse(docs, scan.group(scan.candidates(new long[0], threadPool.generic(), threads),
-                    request.verification(), threadPool.generic(), threads));
+                case CANDIDATES -> candidates(docs, scan.candidates(request.shared(), threadPool.generic(), threads, true));
+                // the page's members alone have their ids read
+                case GROUPS -> new ShardBandsResponse(docs, scan.group(scan.candidates(new long[0], threadPool.generic(), threads, false),
+                    request.verification(), threadPool.generic(), threads, request.from(), request.size()));
             };
         }
     }

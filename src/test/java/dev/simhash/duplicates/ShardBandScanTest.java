@@ -102,9 +102,10 @@ public class ShardBandScanTest extends LuceneTestCase {
      * The shard's groups equal the connected components, over the live documents with a sketch, of the pairs that share a
      * band key and pass the threshold's test (found here by a breadth-first search over all pairs); each group's id is its
      * smallest fingerprint (unsigned), its representative the member holding it, and each member's similarity is the
-     * sketches' estimate against that representative.
+     * sketches' estimate against that representative. The shard lists groups {@code [from, from + size)} in report order
+     * (largest first, then by id) and counts them all.
      */
-    private static int checkGroups(ShardBandScan.Groups groups, List<Doc> live) {
+    private static int checkGroups(ShardBandScan.Groups groups, List<Doc> live, int from, int size) {
         List<Doc> docs = live.stream().filter(d -> d.sketch() != null).toList();
         int n = docs.size();
         int[] component = new int[n];
@@ -140,7 +141,21 @@ public class ShardBandScanTest extends LuceneTestCase {
         for (int i = 0; i < groups.size(); i++) {
             got.computeIfAbsent(groups.groupOf()[i], g -> new TreeSet<>()).add(groups.ids()[i]);
         }
-        assertEquals(expectedGroups.keySet(), new HashSet<>(got.values()));
+        assertEquals(expectedGroups.size(), groups.groupsTotal());
+        assertEquals(expectedGroups.keySet().stream().mapToLong(Set::size).sum(), groups.duplicatesTotal());
+        // report order, written out: more members first, then the smallest fingerprint, unsigned
+        List<List<Doc>> ordered = new ArrayList<>(expectedGroups.values());
+        ordered.sort((x, y) -> x.size() != y.size() ? y.size() - x.size()
+            : Long.compareUnsigned(x.stream().map(Doc::hash).min(Long::compareUnsigned).orElseThrow(),
+                y.stream().map(Doc::hash).min(Long::compareUnsigned).orElseThrow()));
+        List<Set<String>> page = new ArrayList<>();
+        for (int g = from; g < Math.min(ordered.size(), (long) from + size); g++) {
+            page.add(new TreeSet<>(ordered.get(g).stream().map(Doc::id).toList()));
+        }
+        assertEquals(page.size(), groups.groupIds().length);
+        for (int g = 0; g < page.size(); g++) {
+            assertEquals("group " + g + " of the page", page.get(g), got.get(g));
+        }
         for (var e : got.entrySet()) {
             List<Doc> members = expectedGroups.get(e.getValue());
             Doc smallest = members.stream().min((x, y) -> Long.compareUnsigned(x.hash(), y.hash())).orElseThrow();
@@ -241,7 +256,7 @@ public class ShardBandScanTest extends LuceneTestCase {
                     // the bands split among threads mark the same documents
                     java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
                     try {
-                        ShardBandScan.Candidates parallel = scan.candidates(sharedArray, threads, 2 + round % 3);
+                        ShardBandScan.Candidates parallel = scan.candidates(sharedArray, threads, 2 + round % 3, true);
                         assertArrayEquals(Arrays.copyOf(candidates.ids, candidates.size), Arrays.copyOf(parallel.ids, parallel.size));
                     } finally {
                         threads.shutdown();
@@ -257,7 +272,12 @@ public class ShardBandScanTest extends LuceneTestCase {
                             (i + 1) * MinHashSketch.BYTES));
                     }
                     assertEquals(expectedCandidates, gotIds);
-                    groupsSeen += checkGroups(scan.group(scan.candidates(new long[0]), VERIFICATION, null, 1), live);
+                    // every group, the candidates read with their ids; then a random page, only its members' ids read
+                    groupsSeen += checkGroups(scan.group(scan.candidates(new long[0]), VERIFICATION, null, 1, 0, Integer.MAX_VALUE), live, 0,
+                        Integer.MAX_VALUE);
+                    int from = random().nextInt(5);
+                    int size = random().nextInt(7);
+                    checkGroups(scan.group(scan.candidates(new long[0], null, 1, false), VERIFICATION, null, 1, from, size), live, from, size);
                     assertTrue("planted copies make candidates", round > 0 || gotIds.isEmpty() == false);
                 }
                 // what was charged while reading candidates stays charged for them; the arrays of values were given back

@@ -32,7 +32,7 @@ public class ShardBandsWireTest extends ESTestCase {
             ShardBandsRequest r = switch (between(0, 3)) {
                 case 0 -> ShardBandsRequest.count("idx-" + randomAlphaOfLength(3), between(0, 20), "body.simhash");
                 case 1 -> ShardBandsRequest.values("idx", between(0, 20), "f", between(0, 6), 7);
-                case 2 -> ShardBandsRequest.groups("idx", between(0, 20), "f", verification);
+                case 2 -> ShardBandsRequest.groups("idx", between(0, 20), "f", verification, between(0, 1000), between(0, 1000));
                 default -> ShardBandsRequest.candidates("idx", between(0, 20), "a.b", shared);
             };
             BytesStreamOutput out = new BytesStreamOutput();
@@ -46,6 +46,8 @@ public class ShardBandsWireTest extends ESTestCase {
             assertEquals(r.partitions(), back.partitions());
             assertArrayEquals(r.shared(), back.shared());
             assertEquals(r.verification(), back.verification());
+            assertEquals(r.from(), back.from());
+            assertEquals(r.size(), back.size());
             assertEquals(r.mode() == ShardBandsRequest.Mode.GROUPS ? verification : null, back.verification());
             if (r.mode() == ShardBandsRequest.Mode.CANDIDATES) {
                 assertArrayEquals(shared, back.shared());
@@ -111,12 +113,14 @@ public class ShardBandsWireTest extends ESTestCase {
                 representatives[g] = 2 * g;
             }
             ShardBandScan.Groups g = new ShardBandScan.Groups(n, ids, routings, fingerprints, groupOf, similarity, groupIds, representatives,
-                randomNonNegativeLong(), randomNonNegativeLong());
+                randomNonNegativeLong(), randomNonNegativeLong(), groups + between(0, 100), n + randomNonNegativeLong() / 2);
             ShardBandsResponse r = new ShardBandsResponse(between(n, 100), g);
             BytesStreamOutput out = new BytesStreamOutput();
             r.writeTo(out);
             ShardBandsResponse back = new ShardBandsResponse(out.bytes().streamInput());
             assertTrue(back.grouped());
+            assertEquals(g.groupsTotal(), back.groupsTotal());
+            assertEquals(g.duplicatesTotal(), back.duplicatesTotal());
             assertEquals(r.docs(), back.docs());
             assertEquals(n, back.candidates());
             NearDuplicateComponents c = back.components();

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -86,6 +88,7 @@ class ReportThreeNodesIT {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void theReportOverThreeNodesEqualsTheReportOnOneAndTheBruteForce() throws Exception {
         Set<Set<String>> expected = corpus.clientGroups(0.8);
         assertFalse(expected.isEmpty());
@@ -93,6 +96,26 @@ class ReportThreeNodesIT {
         Rest.Answer one = report(ONE);
         assertEquals(expected, corpus.reportGroups(spread));
         assertEquals(groupsWithoutIndex(one), groupsWithoutIndex(spread), "the same groups, ids and representatives");
+
+        // a page of the report over one shard (that shard keeps the page's groups and counts them all) is a slice of the
+        // whole report over several shards (paged on the node that runs it), with the first members of each group
+        List<Object> all = groupsWithoutIndex(spread);
+        for (int from : new int[] { 0, 3, 6, Math.max(0, all.size() - 2), all.size() + 1 }) {
+            Rest.Answer page = rest.post("/" + ONE + "/_simhash/duplicates", toJson(Map.of("field", "body.simhash", "from", from, "size", 3,
+                "max_members", 2)));
+            assertEquals(200, page.status(), page.toString());
+            for (String total : List.of("total_docs", "groups_total", "duplicates_total")) {
+                assertEquals((Object) spread.at(total), page.at(total), total);
+            }
+            List<Object> expectedPage = new ArrayList<>();
+            for (Object g : all.subList(Math.min(from, all.size()), Math.min(from + 3, all.size()))) {
+                Map<String, Object> group = new LinkedHashMap<>((Map<String, Object>) g);
+                List<?> members = (List<?>) group.get("members");
+                group.put("members", members.subList(0, Math.min(2, members.size())));
+                expectedPage.add(group);
+            }
+            assertEquals(expectedPage, groupsWithoutIndex(page), "from " + from);
+        }
 
         // a node with copies of the spread index dies: its primaries' replicas are promoted and the report answers as before
         cluster.killNode(2);
