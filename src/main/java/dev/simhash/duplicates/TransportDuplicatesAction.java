@@ -468,11 +468,15 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             return ShardedCandidates.shardsOf(indices, request.indices(), concreteIndices);
         }
 
-        /** Appends one shard's candidates (or the members of its groups) to the table (a sink of {@link ShardedCandidates}). */
+        /**
+         * Appends one shard's candidates (or the members of its page of groups) to the table (a sink of
+         * {@link ShardedCandidates}).
+         */
         private void addCandidates(String index, ShardBandsResponse r) {
             synchronized (table) {
                 if (r.grouped()) {
-                    // the shard grouped its candidates itself: its members, their groups and similarities, no sketches
+                    // the shard grouped its candidates itself: the members of the page's groups, their groups and similarities,
+                    // no sketches
                     shardGroups = r;
                     sketchBytes = new byte[0];
                 }

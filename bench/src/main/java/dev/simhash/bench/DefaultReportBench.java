@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * The whole-index report as a user runs it ({@code --only report-default}): one index (1 shard, no replica) of real-like
- * texts ({@link SyntheticTexts}) with the default {@code simhash} field, grown from one size to the next; at each size,
+ * texts ({@link SyntheticTexts}, their clusters spread within blocks of {@value #SPREAD}: each size holds whole clusters)
+ * with the default {@code simhash} field, grown from one size to the next; at each size,
  * interleaved, the report with the defaults ({@code {"field": "body.simhash"}}: {@code min_similarity} 0.8, candidates from
  * the sketch's bands, read on the shards), the same with a {@code match_all} query (every document read by the node that
  * runs the report) and with {@code max_distance} 6 (the fingerprint radius alone). Reports each run's time and phases,
@@ -18,6 +19,8 @@ public final class DefaultReportBench {
     static final String INDEX = "bench-report-default";
     static final int BULK_DOCS = 500;
     static final int RUNS = 2;
+    /** The corpus's clusters are spread within blocks of this many documents (sizes are multiples of it). */
+    static final int SPREAD = 100_000;
 
     /** One report run. */
     public record Run(int docs, String setting, int run, long tookMs, long readMs, long groupMs, long membersMs, long groups,
@@ -41,7 +44,8 @@ public final class DefaultReportBench {
     /** Grows the index to {@code docs} texts (ids {@code s<i>}), then times the reports. */
     public void run(int docs, int maxDocs, long seed) {
         if (texts == null) {
-            texts = new SyntheticTexts(maxDocs, seed, clusteredShare);
+            // clusters spread within blocks: every size measured holds whole clusters, the same share of near-duplicates
+            texts = new SyntheticTexts(maxDocs, seed, clusteredShare, SPREAD);
             node.call("DELETE", "/" + INDEX, null);
             node.ok("PUT", "/" + INDEX, "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0}, \"mappings\": {\"properties\": {"
                 + "\"body\": {\"type\": \"text\", \"fields\": {\"simhash\": {\"type\": \"simhash\"}}}}}}");
@@ -92,14 +96,14 @@ public final class DefaultReportBench {
     /** The report's section. */
     void write(StringBuilder md) {
         md.append("## 8. The whole-index report at the default (`--only report-default`)\n\n");
-        md.append(String.format(Locale.ROOT, "One index (1 shard, 0 replicas) of real-like texts (%.0f%% in planted clusters of near-duplicates) "
-            + "with the default `simhash` field, grown from one size to the next (bulks of %d, 2 clients, refreshed, not merged). At each "
+        md.append(String.format(Locale.ROOT, "One index (1 shard, 0 replicas) of real-like texts (%.0f%% in planted clusters of near-duplicates, "
+            + "each cluster within a block of %,d documents: every size holds whole clusters) with the default `simhash` field, grown from one size to the next (bulks of %d, 2 clients, refreshed, not merged). At each "
             + "size, %d runs each, interleaved: `POST %s/_simhash/duplicates` with `{\"field\": \"body.simhash\"}` (the default: "
             + "`min_similarity` 0.8: the shards send only the documents sharing a band value), the same with `\"query\": {\"match_all\": "
             + "{}}` (\"all read\": the node that runs the report reads every document, as before the shards sent candidates) and with "
             + "`max_distance` 6. Times are the response's `took_ms` and `phases_ms`; peak is its `peak_memory_bytes` (what the report "
             + "charged to the request breaker of the node that runs it; the shards' own transient arrays are charged on their nodes "
-            + "and are not in it).%n%n", clusteredShare * 100, BULK_DOCS, RUNS, INDEX));
+            + "and are not in it).%n%n", clusteredShare * 100, SPREAD, BULK_DOCS, RUNS, INDEX));
         md.append("| documents | report | run | took ms | read ms | group ms | members ms | candidates | groups | duplicates | peak MB |\n")
             .append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");
         for (Run r : runs) {

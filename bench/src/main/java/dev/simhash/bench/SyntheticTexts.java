@@ -47,11 +47,23 @@ public final class SyntheticTexts {
 
     /** As above with {@code clusteredShare} of the documents in planted clusters instead of {@link #CLUSTERED_SHARE}. */
     public SyntheticTexts(int size, long seed, double clusteredShare) {
+        this(size, seed, clusteredShare, size);
+    }
+
+    /**
+     * As above, the clusters spread within blocks of {@code spread} documents only (the whole corpus above): then the first
+     * {@code k * spread} documents hold whole clusters, the same share of near-duplicates at every such size (a corpus
+     * spread over its whole length gives its first documents only fragments of their clusters).
+     */
+    public SyntheticTexts(int size, long seed, double clusteredShare, int spread) {
         if (size < 1) {
             throw new IllegalArgumentException("size must be positive, got [" + size + "]");
         }
         if (!(clusteredShare >= 0 && clusteredShare < 1)) {
             throw new IllegalArgumentException("the clustered share must be in [0, 1), got [" + clusteredShare + "]");
+        }
+        if (spread < 1) {
+            throw new IllegalArgumentException("spread must be positive, got [" + spread + "]");
         }
         this.seed = seed;
         this.size = size;
@@ -60,7 +72,7 @@ public final class SyntheticTexts {
         this.cumulative = zipf(VOCABULARY, ZIPF_EXPONENT);
         int[] org = new int[size];
         byte[] rt = new byte[size];
-        // lay clusters and singletons out in order, then spread them with a permutation
+        // lay clusters and singletons out in order, then spread them with a permutation (within blocks of spread)
         SplittableRandom layout = rnd.split();
         int pos = 0;
         int originals = 0;
@@ -81,7 +93,7 @@ public final class SyntheticTexts {
             originals++;
             pos += m;
         }
-        int[] perm = permutation(size, rnd.split());
+        int[] perm = permutation(size, spread, rnd.split());
         this.origin = new int[size];
         this.rate = new byte[size];
         for (int i = 0; i < size; i++) {
@@ -207,16 +219,19 @@ public final class SyntheticTexts {
         return c;
     }
 
-    private static int[] permutation(int n, SplittableRandom r) {
+    /** A random permutation of {@code 0 .. n-1} that moves each number within its block of {@code block}. */
+    private static int[] permutation(int n, int block, SplittableRandom r) {
         int[] p = new int[n];
         for (int i = 0; i < n; i++) {
             p[i] = i;
         }
-        for (int i = n - 1; i > 0; i--) {
-            int j = r.nextInt(i + 1);
-            int t = p[i];
-            p[i] = p[j];
-            p[j] = t;
+        for (int start = 0; start < n; start += block) {
+            for (int i = (int) Math.min(n, (long) start + block) - 1; i > start; i--) {
+                int j = start + r.nextInt(i - start + 1);
+                int t = p[i];
+                p[i] = p[j];
+                p[j] = t;
+            }
         }
         return p;
     }

@@ -66,6 +66,39 @@ class SyntheticTextsTest {
     }
 
     @Test
+    void spreadWithinBlocksEveryMultipleOfTheBlockHoldsWholeClusters() {
+        SyntheticTexts whole = new SyntheticTexts(20_000, 5, 0.12);
+        SyntheticTexts same = new SyntheticTexts(20_000, 5, 0.12, 20_000);
+        SyntheticTexts blocks = new SyntheticTexts(20_000, 5, 0.12, 5_000);
+        int moved = 0;
+        for (int i = 0; i < 20_000; i++) {
+            assertEquals(whole.origin(i), same.origin(i), "a block of the whole corpus is the corpus as before");
+            moved += whole.origin(i) != blocks.origin(i) ? 1 : 0;
+        }
+        assertTrue(moved > 10_000, "blocks spread differently: " + moved);
+        // the first k blocks: every cluster whole but the few laid across a block's end, the same share at every k
+        for (int k = 1; k <= 4; k++) {
+            int docs = 5_000 * k;
+            Map<Integer, Integer> inPrefix = new HashMap<>();
+            for (int i = 0; i < docs; i++) {
+                inPrefix.merge(blocks.origin(i), 1, Integer::sum);
+            }
+            Map<Integer, Integer> inAll = new HashMap<>();
+            for (int i = 0; i < 20_000; i++) {
+                inAll.merge(blocks.origin(i), 1, Integer::sum);
+            }
+            int cut = 0;
+            int clustered = 0;
+            for (Map.Entry<Integer, Integer> e : inPrefix.entrySet()) {
+                cut += e.getValue() < inAll.get(e.getKey()) ? 1 : 0;
+                clustered += e.getValue() > 1 ? e.getValue() : 0;
+            }
+            assertTrue(cut <= k, "clusters cut at " + docs + ": " + cut);
+            assertEquals(0.12, clustered / (double) docs, 0.03, "share at " + docs);
+        }
+    }
+
+    @Test
     void realLikeShape() {
         SyntheticTexts t = new SyntheticTexts(N, 3);
         Map<String, Integer> freq = new HashMap<>();
