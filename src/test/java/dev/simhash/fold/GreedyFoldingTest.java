@@ -67,6 +67,28 @@ class GreedyFoldingTest {
         return false;
     }
 
+    /**
+     * A fold by keys as {@link #referenceByKeys} folds: each hit's representative, its fingerprints' distance to it and the
+     * verifier's similarity ({@code similarity}, 1 for a representative). Returns the hits folded.
+     */
+    private static int assertFoldsAsTheReference(GreedyFolding f, long[] hashes, long[][] keys, GreedyFolding.Verifier verifier,
+                                                 double similarity, int round) {
+        int[] expected = referenceByKeys(keys, verifier);
+        int folded = 0;
+        for (int i = 0; i < hashes.length; i++) {
+            assertEquals(expected[i], f.representativeOf(i), "round " + round + ", hit " + i);
+            int rep = f.representativeOf(i);
+            if (rep != GreedyFolding.SELF) {
+                assertEquals(SimHash.distance(hashes[i], hashes[rep]), f.distance(i));
+                assertEquals(similarity, f.similarity(i));
+                folded++;
+            } else {
+                assertEquals(1.0, f.similarity(i));
+            }
+        }
+        return folded;
+    }
+
     @Test
     void foldByKeysEqualsTheReferenceOnRandomRankedLists() {
         Random random = new Random(23);
@@ -91,18 +113,12 @@ class GreedyFoldingTest {
             // a pair verifies when a hash-derived coin says so: some candidates are rejected, in no particular order
             GreedyFolding.Verifier verifier = (i, rep) -> ((hashes[i] ^ hashes[rep]) & 3) != 0 ? 0.9 : Double.NaN;
             GreedyFolding f = GreedyFolding.foldByKeys(hashes, hasHash, keys, verifier);
-            int[] expected = referenceByKeys(keys, verifier);
+            folded += assertFoldsAsTheReference(f, hashes, keys, verifier, 0.9, round);
             for (int i = 0; i < n; i++) {
-                assertEquals(expected[i], f.representativeOf(i), "round " + round + ", hit " + i);
                 int rep = f.representativeOf(i);
-                if (rep != GreedyFolding.SELF) {
-                    assertEquals(SimHash.distance(hashes[i], hashes[rep]), f.distance(i));
-                    assertEquals(0.9, f.similarity(i));
-                    folded++;
-                    for (int earlier = 0; earlier < rep; earlier++) {
-                        if (f.representativeOf(earlier) == GreedyFolding.SELF && keys[earlier] != null && shareAKey(keys[i], keys[earlier])) {
-                            skippedUnverified++;
-                        }
+                for (int earlier = 0; rep != GreedyFolding.SELF && earlier < rep; earlier++) {
+                    if (f.representativeOf(earlier) == GreedyFolding.SELF && keys[earlier] != null && shareAKey(keys[i], keys[earlier])) {
+                        skippedUnverified++;
                     }
                 }
             }
@@ -146,18 +162,7 @@ class GreedyFoldingTest {
             }
             GreedyFolding.Verifier verifier = (i, rep) -> ((hashes[i] ^ hashes[rep]) & 3) != 0 ? 0.85 : Double.NaN;
             GreedyFolding f = GreedyFolding.foldBySketchBands(hashes, hasHash, sketches, verifier);
-            int[] expected = referenceByKeys(keys, verifier);
-            for (int i = 0; i < n; i++) {
-                assertEquals(expected[i], f.representativeOf(i), "round " + round + ", hit " + i);
-                int rep = f.representativeOf(i);
-                if (rep != GreedyFolding.SELF) {
-                    assertEquals(SimHash.distance(hashes[i], hashes[rep]), f.distance(i));
-                    assertEquals(0.85, f.similarity(i));
-                    folded++;
-                } else {
-                    assertEquals(1.0, f.similarity(i));
-                }
-            }
+            folded += assertFoldsAsTheReference(f, hashes, keys, verifier, 0.85, round);
             if (f.groupCount() > GreedyFolding.SCAN_UP_TO + 20) {
                 pastTheScan++;
             }
