@@ -110,25 +110,25 @@ public final class SketchBands {
     }
 
     /**
-     * The bands among {@code from .. from + 7} whose keys have the same last byte in two sketches, given the XOR of the two
-     * sketches' {@link #lastKeyBytes} for {@code from}: the high bit of byte {@code j - from} is set for band {@code j}. A
-     * band the two share has equal last bytes, so where this is 0 they share none of these bands; pairs that share no band
-     * have an equal last byte by chance in about 14 cases of 256, so confirm with {@link #shareABand}. Exact, without a
-     * loop: the low seven bits of each byte plus 0x7F carry into its high bit unless they are all 0.
+     * The bands among {@code from .. from + 7} ({@code from} 0 or 8) whose keys have the same last byte in two sketches,
+     * given the XOR of the two sketches' {@link #lastKeyBytes} for {@code from}: the high bit of byte {@code j - from} is
+     * set for band {@code j}. A band the two share has equal last bytes, so where this is 0 they share none of these bands;
+     * pairs that share no band have an equal last byte by chance in about 14 cases of 256, so confirm with
+     * {@link #shareABand}. Exact, without a loop: the low seven bits of each byte plus 0x7F carry into its high bit unless
+     * they are all 0.
      */
     public static long equalLastBytes(long xor, int from) {
+        assert from == 0 || from == 8 : "bands from 0 or 8, got " + from;
         long equal = ~(((xor & SEVEN_BITS) + SEVEN_BITS) | xor | SEVEN_BITS);
         return from == 0 ? equal : equal & HIGH_BANDS;
     }
 
     /**
      * Whether two sketches may share a band, given the XOR of their {@link #lastKeyBytes} for bands 0-7 ({@code low}) and for
-     * bands 8 on ({@code high}): whether {@link #equalLastBytes} marks any band, in a few instructions.
+     * bands 8 on ({@code high}): whether {@link #equalLastBytes} marks any band.
      */
     public static boolean mayShare(long low, long high) {
-        long equalLow = ~(((low & SEVEN_BITS) + SEVEN_BITS) | low | SEVEN_BITS);
-        long equalHigh = ~(((high & SEVEN_BITS) + SEVEN_BITS) | high | SEVEN_BITS) & HIGH_BANDS;
-        return (equalLow | equalHigh) != 0;
+        return (equalLastBytes(low, 0) | equalLastBytes(high, 8)) != 0;
     }
 
     /**

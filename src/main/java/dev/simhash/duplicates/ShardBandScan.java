@@ -44,12 +44,18 @@ final class ShardBandScan {
      * by document number.
      */
     static final class Candidates {
+        /** Whether {@link #ids} and {@link #routings} were read with the candidates. */
+        final boolean withIds;
         int[] docs = new int[16];
         String[] ids = new String[16];
         String[] routings = new String[16];
         long[] fingerprints = new long[16];
         byte[] sketches = new byte[16 * MinHashSketch.BYTES];
         int size;
+
+        Candidates(boolean withIds) {
+            this.withIds = withIds;
+        }
 
         /** Appends one; returns the bytes the arrays grew by. */
         long add(int doc, String id, String routing, long fingerprint, BytesRef sketch) {
@@ -245,7 +251,7 @@ final class ShardBandScan {
                     listed[members++] = doc;
                 }
             }
-            if (members > 0 && c.ids[listed[0]] == null) {
+            if (c.withIds == false) {
                 readIds(c, listed);
             }
             int groups = page.components().length;
@@ -369,7 +375,7 @@ final class ShardBandScan {
     }
 
     private Candidates read(FixedBitSet marked, boolean withIds) throws IOException {
-        Candidates out = new Candidates();
+        Candidates out = new Candidates(withIds);
         for (LeafReaderContext leaf : reader.leaves()) {
             checkCancelled.run();
             LeafReader r = leaf.reader();

@@ -284,10 +284,9 @@ public final class GreedyFolding {
     }
 
     /**
-     * The representatives of each key: a chained hash table over the hits' own key arrays. Entry {@code hit << shift | q}
-     * is key {@code q} of representative {@code hit}; a bucket holds its first entry + 1 (0: empty) and each entry the next
-     * of its bucket, so the table is two int arrays and a lookup that finds nothing reads one int. The keys are compared
-     * where they are, in {@code keys}.
+     * The representatives of each key: a chained hash table. Entry {@code hit << shift | q} is key {@code q} of representative
+     * {@code hit}; a bucket holds its first entry + 1 (0: empty), each entry the next of its bucket and a copy of its key, so
+     * a lookup that finds nothing reads one int.
      */
     private static final class RepresentativesByKey {
         private final long[][] keys;
