@@ -296,7 +296,11 @@ public final class MinHashSketch {
 
     /** The estimated Jaccard similarity of the shingle sets of two sketches of these parameters, in [0, 1]. */
     public double similarity(byte[] a, int aOffset, byte[] b, int bOffset) {
-        int equal = equalBins(a, aOffset, b, bOffset);
+        return similarityOfEqualBins(equalBins(a, aOffset, b, bOffset));
+    }
+
+    /** The estimated similarity of two sketches with {@code equal} equal bins: the estimate above, clipped to [0, 1]. */
+    public double similarityOfEqualBins(int equal) {
         double match = equal / (double) bins;
         double chance = Math.pow(2, -bitsPerBin);
         double j = (match - chance) / (1 - chance);

@@ -1,8 +1,8 @@
 package dev.simhash.duplicates;
 
 import dev.simhash.core.SimHash;
-import dev.simhash.neardup.Params;
-import dev.simhash.neardup.Verification;
+import dev.simhash.request.Params;
+import dev.simhash.threshold.Thresholds;
 import dev.simhash.request.Declarations;
 import dev.simhash.wire.WireEnvelope;
 
@@ -28,7 +28,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiConsumer;
-import java.util.function.IntSupplier;
 
 import static org.elasticsearch.action.ValidateActions.addValidationError;
 
@@ -148,8 +147,9 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
 
     static {
         PARSER.declareString((b, v) -> b.field = v, new ParseField("field"));
-        declareWholeNumber((b, v) -> b.maxDistance = v, "max_distance");
-        PARSER.declareDouble((b, v) -> b.minSimilarity = v, new ParseField("min_similarity"));
+        declareWholeNumber((b, v) -> b.maxDistance = v, Thresholds.MAX_DISTANCE);
+        PARSER.declareField((b, v) -> b.minSimilarity = v, (p, c) -> Thresholds.minSimilarity(p), new ParseField(Thresholds.MIN_SIMILARITY),
+            ValueType.DOUBLE);
         PARSER.declareObject((b, v) -> b.query = v, (p, c) -> AbstractQueryBuilder.parseTopLevelQuery(p), new ParseField("query"));
         declareWholeNumber((b, v) -> b.from = v, "from");
         declareWholeNumber((b, v) -> b.size = v, "size");
@@ -182,9 +182,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
             throw new IllegalArgumentException("[field] is required: the fingerprint object to group by, e.g. [simhash]");
         }
         DuplicatesRequest request = new DuplicatesRequest(indices).field(body.field);
-        if (body.maxDistance != null && body.minSimilarity != null) {
-            throw Params.bothThresholds();
-        }
+        Thresholds.checkNotBoth(body.minSimilarity, body.maxDistance);
         if (body.maxDistance != null) {
             request.maxDistance(body.maxDistance);
         }
@@ -217,14 +215,14 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
     }
 
     public DuplicatesRequest maxDistance(long maxDistance) {
-        this.maxDistance = Params.checkRange("max_distance", maxDistance, 0, MAX_MAX_DISTANCE);
+        this.maxDistance = Thresholds.maxDistance(maxDistance, MAX_MAX_DISTANCE);
         this.maxDistanceGiven = true;
         return this;
     }
 
     /** Links only candidate pairs whose sketches estimate at least this similarity, in (0, 1]. */
     public DuplicatesRequest minSimilarity(double minSimilarity) {
-        this.minSimilarity = Verification.check(minSimilarity);
+        this.minSimilarity = Thresholds.minSimilarity(minSimilarity);
         return this;
     }
 
@@ -235,21 +233,6 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
 
     public boolean maxDistanceGiven() {
         return maxDistanceGiven;
-    }
-
-    /** Sets the radius the report groups with: the candidate radius of its verification. */
-    void candidateRadius(int radius) {
-        this.maxDistance = radius;
-    }
-
-    /**
-     * Without an explicit {@code max_distance}: takes the fingerprint field's default radius (its version's). The default
-     * is only asked for then, because indices of mixed versions have none and an explicit radius must still work there.
-     */
-    void defaultMaxDistance(IntSupplier defaultMaxDistance) {
-        if (!maxDistanceGiven) {
-            this.maxDistance = defaultMaxDistance.getAsInt();
-        }
     }
 
     public DuplicatesRequest query(QueryBuilder query) {
@@ -377,7 +360,7 @@ public final class DuplicatesRequest extends ActionRequest implements IndicesReq
             e = addValidationError("[write_group_id] must not be inside the fingerprint object [" + field + "]", e);
         }
         if (maxDistanceGiven && minSimilarity != null) {
-            e = addValidationError("[min_similarity] and [max_distance] exclude each other", e);
+            e = addValidationError(Thresholds.bothGiven().getMessage(), e);
         }
         if (overwriteGroupId && writeGroupId == null) {
             e = addValidationError("[overwrite_group_id] only applies with [write_group_id]", e);

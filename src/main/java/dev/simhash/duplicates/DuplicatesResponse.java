@@ -1,6 +1,6 @@
 package dev.simhash.duplicates;
 
-import dev.simhash.neardup.Verification;
+import dev.simhash.threshold.Verification;
 import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionResponse;

@@ -3,7 +3,7 @@ package dev.simhash.duplicates;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SketchBands;
 import dev.simhash.mapper.SimHashFieldType;
-import dev.simhash.neardup.Verification;
+import dev.simhash.threshold.Verification;
 
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;

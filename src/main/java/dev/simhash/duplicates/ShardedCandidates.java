@@ -3,7 +3,7 @@ package dev.simhash.duplicates;
 import dev.simhash.breaker.RequestMemory;
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.core.SketchBands;
-import dev.simhash.neardup.Verification;
+import dev.simhash.threshold.Verification;
 
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.support.ContextPreservingActionListener;

@@ -6,9 +6,10 @@ import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.mapper.SimHashFieldType;
-import dev.simhash.neardup.FingerprintMappings;
-import dev.simhash.neardup.ThresholdChoice;
-import dev.simhash.neardup.Verification;
+import dev.simhash.request.FingerprintMappings;
+import dev.simhash.threshold.ThresholdChoice;
+import dev.simhash.threshold.Thresholds;
+import dev.simhash.threshold.Verification;
 
 import org.elasticsearch.ElasticsearchStatusException;
 import org.elasticsearch.ExceptionsHelper;
@@ -198,6 +199,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         // with min_similarity: the threshold, and each document's sketch (at doc * BYTES) beside the table, read in a second
         // search of each page (the fields option renders one format of the field per hit)
         private volatile Verification verification;
+        /** The radius the report groups with (and reports), once the threshold is resolved. */
+        private volatile int radius;
         private byte[] sketchBytes;
         private BitSet sketchPresent;
         private final int slices;
@@ -303,11 +306,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 request.field(), request.minSimilarity(), request.maxDistanceGiven(), step((Verification v) -> {
                     task.ensureNotCancelled();
                     verification = v;
-                    if (v != null) {
-                        request.candidateRadius(v.radius());
-                    } else {
-                        request.defaultMaxDistance(fingerprints::defaultMaxDistance);
-                    }
+                    radius = Thresholds.radius(v, request.maxDistanceGiven(), request.maxDistance(), fingerprints::defaultMaxDistance);
                     concreteIndices = caps.getIndices();
                     checkConcreteIndices(caps.getIndices(), () -> {
                         allocate();
@@ -724,7 +723,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             memory.add(grouping, "grouping");
             NearDuplicateComponents components = byBands
                 ? BandComponents.find(hashes, sketches, task::ensureNotCancelled, task::groupsFound, threadPool.generic(), parallelism)
-                : NearDuplicateComponents.find(hashes, sketches, request.maxDistance(), task::ensureNotCancelled, task::groupsFound,
+                : NearDuplicateComponents.find(hashes, sketches, radius, task::ensureNotCancelled, task::groupsFound,
                     threadPool.generic(), parallelism);
             memory.add(components.ramBytesUsed() - grouping, "groups");
             if (idsWhileReading) {
@@ -938,7 +937,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     millis(groupNanos - readNanos), millis(membersNanos - groupNanos),
                     request.writeGroupId() == null ? 0 : millis(now - membersNanos));
                 Verification v = verification;
-                listener.onResponse(new DuplicatesResponse(request.field(), request.maxDistance(), v == null ? null : v.minSimilarity(),
+                listener.onResponse(new DuplicatesResponse(request.field(), radius, v == null ? null : v.minSimilarity(),
                     millis(now - startNanos), phases, page,
                     request.writeGroupId(), updated, peak));
             }

@@ -1,9 +1,10 @@
 package dev.simhash.fold;
 
 import dev.simhash.core.SimHash;
-import dev.simhash.neardup.Params;
-import dev.simhash.neardup.Verification;
+import dev.simhash.request.Params;
 import dev.simhash.request.RestParams;
+import dev.simhash.threshold.Thresholds;
+import dev.simhash.threshold.Verification;
 import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.common.io.stream.StreamInput;
@@ -38,18 +39,15 @@ record FoldParams(String field, int maxDistance, boolean maxDistanceGiven, Doubl
      */
     static FoldParams from(RestRequest request) {
         String field = Params.required("field", request.param("field"), Params.FIELD_HINT);
-        boolean maxDistanceGiven = request.hasParam("max_distance");
-        int maxDistance = Params.checkRange("max_distance", RestParams.integer(request, "max_distance", DEFAULT_MAX_DISTANCE), 0, SimHash.BITS);
-        boolean minSimilarityGiven = request.hasParam("min_similarity");
-        double minSimilarity = minSimilarityGiven ? Verification.check(RestParams.number(request, "min_similarity", Double.NaN)) : Double.NaN;
-        if (minSimilarityGiven && maxDistanceGiven) {
-            throw Params.bothThresholds();
-        }
+        boolean maxDistanceGiven = request.hasParam(Thresholds.MAX_DISTANCE);
+        int maxDistance = Thresholds.maxDistance(request, DEFAULT_MAX_DISTANCE, SimHash.BITS);
+        Double minSimilarity = Thresholds.minSimilarity(request);
+        Thresholds.checkNotBoth(minSimilarity, maxDistanceGiven ? maxDistance : null);
         boolean windowGiven = request.hasParam("window");
         int window = Params.checkRange("window", RestParams.integer(request, "window", DEFAULT_WINDOW), 1, MAX_WINDOW);
         int members = Params.checkRange("members", RestParams.integer(request, "members", DEFAULT_MEMBERS), 0, MAX_MEMBERS);
         FoldParams fold = new FoldParams(field, maxDistance, maxDistanceGiven, null, false, window, windowGiven, members);
-        return minSimilarityGiven ? fold.withVerification(Verification.of(minSimilarity), true) : fold;
+        return minSimilarity != null ? fold.withVerification(Verification.of(minSimilarity), true) : fold;
     }
 
     /** These parameters verifying with {@code v}: its threshold and its candidate radius. */

@@ -2,7 +2,7 @@ package dev.simhash.fold;
 
 import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.SimHash;
-import dev.simhash.neardup.Verification;
+import dev.simhash.threshold.Verification;
 import dev.simhash.wire.WireEnvelope;
 
 import org.apache.lucene.search.TotalHits;

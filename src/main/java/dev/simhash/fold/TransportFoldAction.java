@@ -2,10 +2,10 @@ package dev.simhash.fold;
 
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.mapper.SimHashFieldType;
-import dev.simhash.neardup.FingerprintMappings;
-import dev.simhash.neardup.FingerprintMappings.Fingerprints;
-import dev.simhash.neardup.ThresholdChoice;
-import dev.simhash.neardup.Verification;
+import dev.simhash.request.FingerprintMappings;
+import dev.simhash.request.FingerprintMappings.Fingerprints;
+import dev.simhash.threshold.ThresholdChoice;
+import dev.simhash.threshold.Verification;
 
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesResponse;

@@ -6,7 +6,8 @@ import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.MappedFingerprint;
 import dev.simhash.mapper.SimHashFieldType;
-import dev.simhash.neardup.Verification;
+import dev.simhash.threshold.Thresholds;
+import dev.simhash.threshold.Verification;
 import dev.simhash.query.SimHashQueryBuilder;
 import dev.simhash.weights.WeightsRegistry;
 
@@ -95,7 +96,7 @@ public final class DedupProcessor extends AbstractProcessor {
         this.options = options;
         this.services = services;
         this.targets = new DedupTargets(services.indices(), options.simhashField());
-        this.threshold = Verification.of(options.minSimilarity() == null ? MinHashSketch.DEFAULT_MIN_SIMILARITY : options.minSimilarity());
+        this.threshold = Verification.of(options.minSimilarity() == null ? Thresholds.DEFAULT_MIN_SIMILARITY : options.minSimilarity());
         this.batches = new LookupBatches();
     }
 
@@ -553,25 +554,11 @@ public final class DedupProcessor extends AbstractProcessor {
         }
 
         private static Double readMinSimilarity(String tag, Map<String, Object> config) {
-            Object raw = config.remove("min_similarity");
-            if (raw == null) {
-                return null;
-            }
-            double value;
-            if (raw instanceof Number n) {
-                value = n.doubleValue();
-            } else {
-                try {
-                    value = Double.parseDouble(raw.toString());
-                } catch (NumberFormatException e) {
-                    throw ConfigurationUtils.newConfigurationException(TYPE, tag, "min_similarity", "must be a number, got [" + raw + "]");
-                }
-            }
             try {
-                return Verification.check(value);
+                return Thresholds.minSimilarity(config.remove(Thresholds.MIN_SIMILARITY));
             } catch (IllegalArgumentException e) {
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "min_similarity",
-                    e.getMessage().replaceFirst("^\\[min_similarity\\] ", ""));
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, Thresholds.MIN_SIMILARITY,
+                    e.getMessage().replaceFirst("^\\[" + Thresholds.MIN_SIMILARITY + "\\] ", ""));
             }
         }
 

@@ -2,7 +2,7 @@ package dev.simhash.ingest;
 
 import dev.simhash.core.SketchBands;
 import dev.simhash.mapper.MappedFingerprint;
-import dev.simhash.neardup.Verification;
+import dev.simhash.threshold.Verification;
 
 import org.elasticsearch.action.support.SubscribableListener;
 import org.elasticsearch.common.breaker.CircuitBreaker;

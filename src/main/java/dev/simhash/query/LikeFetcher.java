@@ -4,8 +4,8 @@ import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
-import dev.simhash.neardup.FingerprintMappings;
-import dev.simhash.query.SimHashQueryBuilder.Like;
+import dev.simhash.request.FingerprintMappings;
+import dev.simhash.threshold.Thresholds;
 
 import org.elasticsearch.ExceptionsHelper;
 import org.elasticsearch.ResourceNotFoundException;
@@ -254,10 +254,8 @@ final class LikeFetcher {
                 : simhash.meta().getOrDefault(SimHashFieldType.SKETCH_META, Set.of());
             if (!sketches.contains(MinHashSketch.ALGORITHM)) {
                 if (sketchNeed == SketchNeed.REQUIRED) {
-                    throw new IllegalArgumentException("[" + SimHashQueryBuilder.MIN_SIMILARITY.getPreferredName() + "] needs a "
-                        + "similarity sketch, but [" + field + "] stores none in index [" + liked.index() + "], where the [like] "
-                        + "document " + like.describe() + " is: map a [simhash] field with [sketch] = [" + MinHashSketch.ALGORITHM
-                        + "], or use [max_distance]");
+                    throw Thresholds.noSketches(field, "in index [" + liked.index() + "], where the [like] document "
+                        + like.describe() + " is", "its mapping there has none");
                 }
                 listener.onResponse(liked);
                 return;

@@ -191,11 +191,12 @@ final class SimHashQuery extends Query {
                 return Explanation.noMatch("hamming distance [" + d + "] > max_distance [" + maxDistance + "]");
             }
             if (check != null) {
-                double s = check.similarity(check.sketches(context.reader()), doc);
-                if (s < 0) {
+                int equal = check.equalBins(check.sketches(context.reader()), doc);
+                if (equal < 0) {
                     return Explanation.noMatch("no similarity sketch in [" + check.sketchField() + "]");
                 }
-                if (!check.passes(s)) {
+                double s = check.similarity(equal);
+                if (!check.passes(equal)) {
                     return Explanation.noMatch("estimated similarity [" + s + "] < min_similarity [" + check.minSimilarity() + "]");
                 }
                 return Explanation.match((float) (boost * s), "simhash: hamming distance [" + d + "] <= candidate radius [" + maxDistance
@@ -250,8 +251,9 @@ final class SimHashQuery extends Query {
             if (check == null) {
                 return true;
             }
-            lastSimilarity = check.similarity(sketches, lastDoc);
-            return check.passes(lastSimilarity);
+            int equal = check.equalBins(sketches, lastDoc);
+            lastSimilarity = check.similarity(equal);
+            return check.passes(equal);
         }
 
         @Override
@@ -262,7 +264,7 @@ final class SimHashQuery extends Query {
                 SortedNumericDocValues fresh = DocValues.getSortedNumeric(reader, hashField);
                 lastDistance = fresh.advanceExact(doc) ? distance(fresh) : SimHash.BITS;
                 if (check != null) {
-                    lastSimilarity = check.similarity(check.sketches(reader), doc);
+                    lastSimilarity = check.similarity(check.equalBins(check.sketches(reader), doc));
                 }
                 lastDoc = doc;
             }

@@ -13,6 +13,9 @@ import dev.simhash.mapper.FingerprintField;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.request.Declarations;
+import dev.simhash.request.FingerprintMappings;
+import dev.simhash.threshold.Thresholds;
+import dev.simhash.threshold.Verification;
 import dev.simhash.wire.WireEnvelope;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
@@ -53,35 +56,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
 
     public static final String NAME = "simhash";
 
-    static final ParseField FIELD = new ParseField("field");
-    static final ParseField HASH = new ParseField("hash");
-    static final ParseField TEXT = new ParseField("text");
-    static final ParseField LIKE = new ParseField("like");
-    static final ParseField MAX_DISTANCE = new ParseField("max_distance");
-    static final ParseField K = new ParseField("k");
-    static final ParseField INCLUDE = new ParseField("include");
-    static final ParseField FILTER = new ParseField("filter");
-    /** The document a {@code like} query leaves out, once rewritten to the liked document's hash: part of the query's meaning. */
-    static final ParseField EXCLUDE = new ParseField("exclude");
-    /** The estimated Jaccard similarity a candidate's sketch must reach. */
-    static final ParseField MIN_SIMILARITY = new ParseField("min_similarity");
-    /** The query's similarity sketch with {@code hash} (what a {@code like} with {@code min_similarity} becomes), base64. */
-    static final ParseField SKETCH = new ParseField("sketch");
     /** The largest {@code k}, as for {@code knn}. */
     public static final int MAX_K = 10_000;
-
-    /** A reference to an indexed document whose fingerprint is the query ({@code index} null: search all indices). */
-    public record Like(String index, String id, String routing) {
-        public Like {
-            if (id == null || id.isEmpty()) {
-                throw new IllegalArgumentException("[like] requires a document [id]");
-            }
-        }
-
-        String describe() {
-            return index == null ? "[" + id + "]" : "[" + index + "/" + id + "]";
-        }
-    }
 
     private final String field;
     private Long hash;
@@ -230,18 +206,14 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
      * {@link CandidateRadius#radius(double)}; the score is the similarity.
      */
     public SimHashQueryBuilder minSimilarity(Double s) {
-        if (s != null && !(s > 0 && s <= 1)) {
-            throw new IllegalArgumentException("[" + MIN_SIMILARITY.getPreferredName() + "] must be greater than 0 and at most 1, got ["
-                + s + "]");
-        }
-        this.minSimilarity = s;
+        this.minSimilarity = s == null ? null : Thresholds.minSimilarity(s);
         return this;
     }
 
     /** The query's similarity sketch with {@code hash}: exactly {@link MinHashSketch#BYTES} bytes of {@link MinHashSketch#V1}. */
     public SimHashQueryBuilder sketch(byte[] sketch) {
         if (sketch != null && sketch.length != MinHashSketch.BYTES) {
-            throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be the " + MinHashSketch.BYTES + " bytes of a ["
+            throw new IllegalArgumentException("[" + QueryBody.SKETCH.getPreferredName() + "] must be the " + MinHashSketch.BYTES + " bytes of a ["
                 + MinHashSketch.ALGORITHM + "] sketch, got [" + sketch.length + "] bytes");
         }
         this.sketch = sketch == null ? null : sketch.clone();
@@ -292,19 +264,13 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     }
 
     public SimHashQueryBuilder maxDistance(Integer maxDistance) {
-        if (maxDistance != null) {
-            BlockProbes.checkMaxDistance(maxDistance);
-        }
-        this.maxDistance = maxDistance;
+        this.maxDistance = maxDistance == null ? null : Thresholds.maxDistance(maxDistance, SimHash.BITS);
         return this;
     }
 
     /** Returns the k nearest documents of each shard (within {@code max_distance} when it is given too). */
     public SimHashQueryBuilder k(Integer k) {
-        if (k != null && (k < 1 || k > MAX_K)) {
-            throw new IllegalArgumentException("[k] must be between 1 and " + MAX_K + ", got [" + k + "]");
-        }
-        this.k = k;
+        this.k = k == null ? null : Thresholds.k(k, MAX_K);
         return this;
     }
 
@@ -329,7 +295,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
      */
     public SimHashQueryBuilder exclude(String index, String id) {
         if (index == null || index.isEmpty() || id == null || id.isEmpty()) {
-            throw new IllegalArgumentException("[" + EXCLUDE.getPreferredName() + "] requires [index] and [id]");
+            throw new IllegalArgumentException("[" + QueryBody.EXCLUDE.getPreferredName() + "] requires [index] and [id]");
         }
         this.excludeIndex = index;
         this.excludeId = id;
@@ -357,192 +323,15 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return TransportVersion.fromId(0);
     }
 
-    @Override
-    protected void doXContent(XContentBuilder builder, Params params) throws IOException {
-        builder.startObject(NAME);
-        builder.field(FIELD.getPreferredName(), field);
-        if (hash != null) {
-            builder.field(HASH.getPreferredName(), SimHash.toHex(hash));
-        }
-        if (text != null) {
-            builder.field(TEXT.getPreferredName(), text);
-            for (String option : FingerprintSpec.OPTIONS) {
-                if (textOptions.containsKey(option)) {
-                    builder.field(option, textOptions.get(option));
-                }
-            }
-        }
-        if (like != null) {
-            builder.startObject(LIKE.getPreferredName());
-            if (like.index() != null) {
-                builder.field("index", like.index());
-            }
-            builder.field("id", like.id());
-            if (like.routing() != null) {
-                builder.field("routing", like.routing());
-            }
-            builder.endObject();
-            if (include) {
-                builder.field(INCLUDE.getPreferredName(), true);
-            }
-        }
-        if (excludeId != null) {
-            builder.startObject(EXCLUDE.getPreferredName()).field("index", excludeIndex).field("id", excludeId).endObject();
-        }
-        if (sketch != null) {
-            builder.field(SKETCH.getPreferredName(), Base64.getEncoder().encodeToString(sketch));
-        }
-        if (maxDistance != null) {
-            builder.field(MAX_DISTANCE.getPreferredName(), maxDistance);
-        }
-        if (minSimilarity != null) {
-            builder.field(MIN_SIMILARITY.getPreferredName(), minSimilarity);
-        }
-        if (k != null) {
-            builder.field(K.getPreferredName(), k);
-        }
-        if (filter != null) {
-            builder.field(FILTER.getPreferredName(), filter);
-        }
-        boostAndQueryNameToXContent(builder);
-        builder.endObject();
-    }
-
-    /** The query's fields as sent, before validation (options: those given with {@code text}, in the order given). */
-    private static final class Body {
-        String field;
-        Long hash;
-        String text;
-        Like like;
-        Integer maxDistance;
-        Double minSimilarity;
-        byte[] sketch;
-        Integer k;
-        Boolean include;
-        QueryBuilder filter;
-        LikeBody exclude;
-        final Map<String, Object> options = new LinkedHashMap<>();
-        float boost = DEFAULT_BOOST;
-        String queryName;
-
-        /**
-         * The one validation step: the combinations of inputs, then each value by the builder's setter (the messages they
-         * give everywhere).
-         *
-         * @throws IllegalArgumentException naming the parameter
-         */
-        SimHashQueryBuilder build() {
-            if (field == null) {
-                throw new IllegalArgumentException("query requires [" + FIELD.getPreferredName() + "]");
-            }
-            int inputs = (hash != null ? 1 : 0) + (text != null ? 1 : 0) + (like != null ? 1 : 0);
-            if (inputs != 1) {
-                throw new IllegalArgumentException("query requires exactly one of [hash], [text] or [like], got " + inputs);
-            }
-            if (text == null && !options.isEmpty()) {
-                throw new IllegalArgumentException(options.keySet().stream().map(o -> "[" + o + "]").toList() + " only apply to [text]");
-            }
-            if (include != null && like == null) {
-                throw new IllegalArgumentException("[include] only applies to [like]");
-            }
-            if (exclude != null && hash == null) {
-                throw new IllegalArgumentException("[exclude] only applies to [hash]");
-            }
-            if (sketch != null && hash == null) {
-                throw new IllegalArgumentException("[sketch] only applies to [hash]");
-            }
-            SimHashQueryBuilder builder = new SimHashQueryBuilder(field);
-            if (hash != null) {
-                builder.hash(hash);
-                if (exclude != null) {
-                    builder.exclude(exclude.index, exclude.id);
-                }
-            } else if (text != null) {
-                builder.text(text).textOptions(options);
-            } else {
-                builder.like(like).include(include != null && include);
-            }
-            builder.maxDistance(maxDistance).minSimilarity(minSimilarity).sketch(sketch).k(k).filter(filter);
-            builder.checkSimilarityCombinations();
-            return builder.boost(boost).queryName(queryName);
-        }
-    }
-
-    /** The {@code like} and {@code exclude} objects' fields as sent. */
-    private static final class LikeBody {
-        String index;
-        String id;
-        String routing;
-    }
-
-    /** The fields with their types: malformed JSON, unknown fields and values of the wrong type fail here, located. */
-    private static final ObjectParser<Body, Void> PARSER = new ObjectParser<>(NAME, Body::new);
-    private static final ObjectParser<LikeBody, Void> LIKE_PARSER = new ObjectParser<>(LIKE.getPreferredName(), LikeBody::new);
-    private static final ObjectParser<LikeBody, Void> EXCLUDE_PARSER = new ObjectParser<>(EXCLUDE.getPreferredName(), LikeBody::new);
-
-    static {
-        PARSER.declareString((b, v) -> b.field = v, FIELD);
-        // a fingerprint: 16 hex digits or a signed 64-bit integer
-        PARSER.declareField((b, v) -> b.hash = v,
-            // (a whole number beyond 64 bits is read as text, so its error names [hash] rather than quoting the request body)
-            (p, c) -> p.currentToken() == XContentParser.Token.VALUE_NUMBER && p.numberType() != XContentParser.NumberType.BIG_INTEGER
-                ? p.longValue(false) : parseHash(p.text()), HASH,
-            ObjectParser.ValueType.LONG);
-        PARSER.declareString((b, v) -> b.text = v, TEXT);
-        PARSER.declareField((b, v) -> b.like = v, (p, c) -> parseLike(p), LIKE, ObjectParser.ValueType.OBJECT_OR_STRING);
-        // numbers as numbers: a fraction or a string is refused rather than rounded or read
-        PARSER.declareField((b, v) -> b.maxDistance = v, (p, c) -> smallInt(p, MAX_DISTANCE, 0, SimHash.BITS), MAX_DISTANCE,
-            ObjectParser.ValueType.INT);
-        PARSER.declareField((b, v) -> b.minSimilarity = v, (p, c) -> p.doubleValue(false), MIN_SIMILARITY,
-            ObjectParser.ValueType.DOUBLE);
-        PARSER.declareField((b, v) -> b.sketch = v, (p, c) -> parseSketch(p.text()), SKETCH, ObjectParser.ValueType.STRING);
-        PARSER.declareField((b, v) -> b.k = v, (p, c) -> smallInt(p, K, 1, MAX_K), K, ObjectParser.ValueType.INT);
-        PARSER.declareBoolean((b, v) -> b.include = v, INCLUDE);
-        PARSER.declareObject((b, v) -> b.filter = v, (p, c) -> parseInnerQueryBuilder(p), FILTER);
-        for (String option : FingerprintSpec.OPTIONS) {
-            // the fingerprint options as the processor takes them: strings or numbers, checked by FingerprintSpec
-            PARSER.declareField((b, v) -> b.options.put(option, v),
-                (p, c) -> p.currentToken() == XContentParser.Token.VALUE_NUMBER ? p.numberValue() : p.text(), new ParseField(option),
-                ObjectParser.ValueType.VALUE);
-        }
-        PARSER.declareFloat((b, v) -> b.boost = v, BOOST_FIELD);
-        PARSER.declareString((b, v) -> b.queryName = v, NAME_FIELD);
-        PARSER.declareObject((b, v) -> b.exclude = v, (p, c) -> Declarations.parse(EXCLUDE_PARSER, p, null), EXCLUDE);
-        for (ObjectParser<LikeBody, Void> document : List.of(LIKE_PARSER, EXCLUDE_PARSER)) {
-            // ids and index names as the document APIs take them: strings, or numbers read as their text
-            document.declareField((l, v) -> l.index = v, (p, c) -> p.text(), new ParseField("index"), ObjectParser.ValueType.VALUE);
-            document.declareField((l, v) -> l.id = v, (p, c) -> p.text(), new ParseField("id"), ObjectParser.ValueType.VALUE);
-        }
-        LIKE_PARSER.declareField((l, v) -> l.routing = v, (p, c) -> p.text(), new ParseField("routing"), ObjectParser.ValueType.VALUE);
-    }
-
-    /**
-     * Parses the query body; leaves the parser on its closing END_OBJECT. Malformed JSON, unknown fields and values of the
-     * wrong type are {@link org.elasticsearch.xcontent.XContentParseException}s with their location, naming the field;
-     * invalid values and combinations are {@link ParsingException}s naming the parameter.
-     */
-    public static SimHashQueryBuilder fromXContent(XContentParser parser) throws IOException {
-        Body body = Declarations.parse(PARSER, parser, null);
-        try {
-            return body.build();
-        } catch (IllegalArgumentException e) {
-            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage(), e);
-        }
-    }
-
     /**
      * The combinations of {@code min_similarity} and {@code sketch} with the other parameters.
      *
      * @throws IllegalArgumentException naming the parameters
      */
     void checkSimilarityCombinations() {
-        if (minSimilarity != null && maxDistance != null) {
-            throw new IllegalArgumentException("[max_distance] and [min_similarity] cannot both be given: [min_similarity] chooses "
-                + "the candidate radius itself");
-        }
+        Thresholds.checkNotBoth(minSimilarity, maxDistance);
         if (minSimilarity != null && hash != null && sketch == null) {
-            throw new IllegalArgumentException("[min_similarity] needs the query's similarity sketch, and a bare [hash] has no sketch: "
-                + "query with [text] or [like], or give the [sketch] with the [hash]");
+            throw Thresholds.bareHash();
         }
         if (sketch != null && minSimilarity == null && !usesDefaults()) {
             // without min_similarity, a sketch stands for the default threshold: a radius or k would contradict it
@@ -551,58 +340,24 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         }
     }
 
-    /**
-     * An integer parameter whose range is small: a whole number beyond an int is out of that range, and says so naming the
-     * parameter (the JSON parser's own message would quote the whole request body).
-     */
-    private static int smallInt(XContentParser p, ParseField name, int min, int max) throws IOException {
-        if (p.currentToken() == XContentParser.Token.VALUE_NUMBER
-            && (p.numberType() == XContentParser.NumberType.LONG || p.numberType() == XContentParser.NumberType.BIG_INTEGER)) {
-            throw new IllegalArgumentException("[" + name.getPreferredName() + "] must be between " + min + " and " + max + ", got ["
-                + SimHash.abbreviate(p.text()) + "]");
-        }
-        return p.intValue(false);
+    /** {@code filter}: any query, parsed as Elasticsearch parses inner queries. */
+    static QueryBuilder parseFilter(XContentParser parser) throws IOException {
+        return parseInnerQueryBuilder(parser);
     }
 
-    /** {@code sketch}: the base64 of exactly {@link MinHashSketch#BYTES} bytes. */
-    static byte[] parseSketch(String value) {
-        byte[] bytes;
-        try {
-            bytes = Base64.getDecoder().decode(value);
-        } catch (IllegalArgumentException e) {
-            // not chained: the decoder's own message ("Illegal base64 character a" for a line feed) would only mislead
-            throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be base64 of " + MinHashSketch.BYTES
-                + " bytes, the [" + MinHashSketch.ALGORITHM + "] sketch as the [fields] option returns it with the format ["
-                + MinHashSketch.ALGORITHM + "] (one line, no spaces), got [" + SimHash.describe(value) + "]");
-        }
-        if (bytes.length != MinHashSketch.BYTES) {
-            throw new IllegalArgumentException("[" + SKETCH.getPreferredName() + "] must be the " + MinHashSketch.BYTES + " bytes of a ["
-                + MinHashSketch.ALGORITHM + "] sketch, got [" + bytes.length + "] bytes");
-        }
-        return bytes;
+    /** Parses the query body ({@link QueryBody#parse}). */
+    public static SimHashQueryBuilder fromXContent(XContentParser parser) throws IOException {
+        return QueryBody.parse(parser);
     }
 
-    static long parseHash(String value) {
-        try {
-            return SimHash.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("[hash] " + e.getMessage());
-        }
+    @Override
+    protected void doXContent(XContentBuilder builder, Params params) throws IOException {
+        builder.startObject(NAME);
+        QueryBody.write(this, builder);
+        boostAndQueryNameToXContent(builder);
+        builder.endObject();
     }
 
-    /** {@code like}: a document id, or an object with {@code id} and optionally {@code index} and {@code routing}. */
-    private static Like parseLike(XContentParser parser) throws IOException {
-        if (parser.currentToken() == XContentParser.Token.START_OBJECT) {
-            LikeBody like = Declarations.parse(LIKE_PARSER, parser, null);
-            if (like.id == null) {
-                throw new IllegalArgumentException("[" + LIKE.getPreferredName() + "] requires [id]");
-            }
-            return new Like(like.index, like.id, like.routing);
-        }
-        return new Like(null, parser.text(), null);
-    }
-
-    /** Where the tables named by {@code text}'s {@code weights} option are found (the node's registry); not serialized. */
     public SimHashQueryBuilder weightTables(FeatureWeights.Tables tables) {
         this.weightTables = tables;
         return this;
@@ -690,14 +445,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
      * {@link MinHashSketch#DEFAULT_MIN_SIMILARITY}; else null (distance only: a bare hash keeps the version's radius).
      */
     Double threshold(FingerprintField fp) {
-        if (minSimilarity != null) {
-            return minSimilarity;
-        }
-        boolean hasQuerySketch = text != null || sketch != null;
-        if (usesDefaults() && hasQuerySketch && fp.isFieldType() && fp.fieldType().sketch() != null) {
-            return MinHashSketch.DEFAULT_MIN_SIMILARITY;
-        }
-        return null;
+        return Thresholds.queryThreshold(minSimilarity, usesDefaults(), text != null || sketch != null,
+            fp.isFieldType() && fp.fieldType().sketch() != null);
     }
 
     /**
@@ -754,10 +503,11 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         Double s = threshold(fp);
         if (s != null) {
             byte[] querySketch = querySketch(fp); // first: refuses a field without sketches
-            SketchCheck check = new SketchCheck(fp.fieldType().name(), fp.fieldType().sketch(), querySketch, s);
+            Verification threshold = Verification.of(s);
+            SketchCheck check = new SketchCheck(fp.fieldType().name(), fp.fieldType().sketch(), querySketch, threshold);
             // candidates: sharing a sketch band at thresholds the bands cover, else within the threshold's radius
-            Query verified = SketchBands.covers(s) ? SketchBandQuery.of(check, fp.fieldType().bandValuesHeld(context))
-                : new SimHashQuery(fp.docValuesField(), fp.blocks(), h, CandidateRadius.radius(s), check);
+            Query verified = threshold.byBands() ? SketchBandQuery.of(check, fp.fieldType().bandValuesHeld(context))
+                : new SimHashQuery(fp.docValuesField(), fp.blocks(), h, threshold.radius(), check);
             if (k != null) {
                 return SimHashNearestQuery.verified(verified, check, only, exclude, k);
             }
@@ -779,9 +529,8 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     private byte[] querySketch(FingerprintField fp) {
         MinHashSketch fieldSketch = fp.isFieldType() ? fp.fieldType().sketch() : null;
         if (fieldSketch == null) {
-            throw new IllegalArgumentException("[" + NAME + "] [" + MIN_SIMILARITY.getPreferredName() + "] needs a similarity sketch, but ["
-                + field + "] stores none: " + noSketchReason(fp) + "; use [max_distance], or map a [simhash] field with ["
-                + SimHashFieldMapper.SKETCH + "] = [" + MinHashSketch.ALGORITHM + "] (the default of new simhash-v2 text fields)");
+            IllegalArgumentException e = Thresholds.noSketches(field, null, noSketchReason(fp));
+            throw new IllegalArgumentException("[" + NAME + "] " + e.getMessage(), e);
         }
         if (text != null) {
             byte[] own = fieldSketch.sketch(text);
@@ -792,15 +541,14 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
             return own;
         }
         if (sketch == null) {
-            throw new IllegalArgumentException("[" + NAME + "] [" + MIN_SIMILARITY.getPreferredName() + "] needs the query's similarity "
-                + "sketch, and a bare [hash] has no sketch: query with [text] or [like], or give the [sketch] with the [hash]");
+            throw new IllegalArgumentException("[" + NAME + "] " + Thresholds.bareHash().getMessage());
         }
         return sketch;
     }
 
     private static String noSketchReason(FingerprintField fp) {
         if (!fp.isFieldType()) {
-            return "it is the object the simhash processor writes, which holds fingerprints only";
+            return FingerprintMappings.PROCESSOR_OBJECT_HAS_NO_SKETCH;
         }
         if (fp.fieldType().input() == SimHashFieldMapper.Input.FINGERPRINT) {
             return "it takes ready-made fingerprints ([input] = [fingerprint])";

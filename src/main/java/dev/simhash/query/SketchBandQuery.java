@@ -104,7 +104,8 @@ final class SketchBandQuery extends Query {
                 if (stored == null) {
                     return Explanation.noMatch("no similarity sketch in [" + check.sketchField() + "]");
                 }
-                double s = check.similarity(stored);
+                int equal = check.equalBins(stored);
+                double s = check.similarity(equal);
                 // the band terms are derived from the stored sketch (mapper), so counting on the sketches is what the postings give
                 int shared = check.sharedBands(stored);
                 if (shared == 0) {
@@ -112,7 +113,7 @@ final class SketchBandQuery extends Query {
                         + " band keys, which a candidate at min_similarity [" + check.minSimilarity() + "] shares one of (estimated "
                         + "similarity [" + s + "])");
                 }
-                if (!check.passes(s)) {
+                if (!check.passes(equal)) {
                     return Explanation.noMatch("estimated similarity [" + s + "] < min_similarity [" + check.minSimilarity() + "]");
                 }
                 return Explanation.match((float) (boost * s), "simhash: the sketches share " + shared + " of "
@@ -145,8 +146,9 @@ final class SketchBandQuery extends Query {
         @Override
         protected boolean verify(int doc) throws IOException {
             lastDoc = doc;
-            lastSimilarity = check.similarity(sketches, doc);
-            return check.passes(lastSimilarity);
+            int equal = check.equalBins(sketches, doc);
+            lastSimilarity = check.similarity(equal);
+            return check.passes(equal);
         }
 
         @Override
@@ -154,7 +156,7 @@ final class SketchBandQuery extends Query {
             if (docID() != lastDoc) {
                 // positioned without matches() (allowed by some callers): read the sketch with a fresh iterator
                 lastDoc = docID();
-                lastSimilarity = check.similarity(check.sketches(reader), lastDoc);
+                lastSimilarity = check.similarity(check.equalBins(check.sketches(reader), lastDoc));
             }
             return (float) (boost * Math.max(0, lastSimilarity));
         }

@@ -3,6 +3,7 @@ package dev.simhash.query;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SketchBands;
 import dev.simhash.mapper.SimHashFieldType;
+import dev.simhash.threshold.Verification;
 
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReader;
@@ -14,9 +15,9 @@ import java.util.Objects;
 
 /**
  * The second check of a {@code min_similarity} query: a candidate (within the Hamming radius, or sharing a band of the
- * sketch, {@link SketchBands}) matches only when the
- * estimated similarity of its stored sketch (the binary doc values of the {@code simhash} field's sketch field) and the
- * query's sketch is at least {@code minSimilarity}. A document without a stored sketch never matches, nor one whose
+ * sketch, {@link SketchBands}) matches only when its stored sketch (the binary doc values of the {@code simhash} field's
+ * sketch field) and the query's pass the threshold's rule ({@link Verification#passes}: enough equal bins, the same rule
+ * as fold, report and the ingest processor). A document without a stored sketch never matches, nor one whose
  * field is hidden by field-level security ({@link SimHashFieldType#sketchValues}).
  */
 final class SketchCheck {
@@ -26,9 +27,9 @@ final class SketchCheck {
     private final String sketchField;
     private final MinHashSketch sketch;
     private final byte[] querySketch;
-    private final double minSimilarity;
+    private final Verification threshold;
 
-    SketchCheck(String field, MinHashSketch sketch, byte[] querySketch, double minSimilarity) {
+    SketchCheck(String field, MinHashSketch sketch, byte[] querySketch, Verification threshold) {
         if (querySketch.length != sketch.bytes()) {
             throw new IllegalArgumentException("[sketch] must be " + sketch.bytes() + " bytes, got [" + querySketch.length + "]");
         }
@@ -36,7 +37,7 @@ final class SketchCheck {
         this.sketchField = SimHashFieldType.sketchField(field);
         this.sketch = sketch;
         this.querySketch = querySketch.clone();
-        this.minSimilarity = minSimilarity;
+        this.threshold = threshold;
     }
 
     /** The Lucene field of the sketches and their band values. */
@@ -50,7 +51,7 @@ final class SketchCheck {
     }
 
     double minSimilarity() {
-        return minSimilarity;
+        return threshold.minSimilarity();
     }
 
     /** The band values of the query's sketch, which the candidates of a banded threshold share one of. */
@@ -58,8 +59,8 @@ final class SketchCheck {
         return SketchBands.values(querySketch);
     }
 
-    /** The estimated similarity of the document the values are positioned on, or -1 when it has no (well-formed) sketch. */
-    double similarity(BinaryDocValues values, int doc) throws IOException {
+    /** How many bins of the document's stored sketch equal the query sketch's, or -1 when it has no (well-formed) sketch. */
+    int equalBins(BinaryDocValues values, int doc) throws IOException {
         if (values == null || !values.advanceExact(doc)) {
             return -1;
         }
@@ -67,7 +68,7 @@ final class SketchCheck {
         if (b.length != querySketch.length) {
             return -1; // an empty value: the document has no sketch
         }
-        return sketch.similarity(querySketch, 0, b.bytes, b.offset);
+        return sketch.equalBins(querySketch, 0, b.bytes, b.offset);
     }
 
     /** A copy of a document's stored sketch, or null when it has none (for explanations, not the hot path). */
@@ -79,9 +80,14 @@ final class SketchCheck {
         return b.length == querySketch.length ? BytesRef.deepCopyOf(b).bytes : null;
     }
 
-    /** The estimated similarity of the query's sketch and a stored one from {@link #storedSketch}. */
-    double similarity(byte[] stored) {
-        return sketch.similarity(querySketch, 0, stored, 0);
+    /** How many bins of a stored sketch from {@link #storedSketch} equal the query sketch's. */
+    int equalBins(byte[] stored) {
+        return sketch.equalBins(querySketch, 0, stored, 0);
+    }
+
+    /** The estimated similarity of sketches with {@code equalBins} equal bins, or -1 for a document without sketch (-1). */
+    double similarity(int equalBins) {
+        return equalBins < 0 ? -1 : sketch.similarityOfEqualBins(equalBins);
     }
 
     /** How many bands of the query's sketch a stored one from {@link #storedSketch} shares ({@link SketchBands#sharedBands}). */
@@ -89,24 +95,24 @@ final class SketchCheck {
         return SketchBands.sharedBands(querySketch, 0, stored, 0);
     }
 
-    /** Whether a similarity from {@link #similarity} passes the threshold (-1, no sketch, never does: the threshold is > 0). */
-    boolean passes(double similarity) {
-        return similarity >= minSimilarity;
+    /** Whether a document with {@code equalBins} equal bins (-1: no sketch) passes the threshold, by {@link Verification#passes}. */
+    boolean passes(int equalBins) {
+        return threshold.passes(equalBins);
     }
 
     @Override
     public String toString() {
-        return "min_similarity=" + minSimilarity;
+        return "min_similarity=" + threshold.minSimilarity();
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof SketchCheck other && sketchField.equals(other.sketchField) && sketch == other.sketch
-            && Arrays.equals(querySketch, other.querySketch) && minSimilarity == other.minSimilarity;
+            && Arrays.equals(querySketch, other.querySketch) && threshold.equals(other.threshold);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(sketchField, System.identityHashCode(sketch), Arrays.hashCode(querySketch), minSimilarity);
+        return Objects.hash(sketchField, System.identityHashCode(sketch), Arrays.hashCode(querySketch), threshold);
     }
 }

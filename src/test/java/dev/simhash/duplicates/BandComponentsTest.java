@@ -1,7 +1,7 @@
 package dev.simhash.duplicates;
 
 import dev.simhash.core.MinHashSketch;
-import dev.simhash.neardup.Verification;
+import dev.simhash.threshold.Verification;
 
 import org.junit.jupiter.api.Test;
 

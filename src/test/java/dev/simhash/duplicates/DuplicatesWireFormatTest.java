@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static dev.simhash.neardup.WireCopies.copies;
+import static dev.simhash.wire.WireCopies.copies;
 
 /**
  * The wire formats of the fold and report messages: each comes back whole from its own bytes and from the bytes the next

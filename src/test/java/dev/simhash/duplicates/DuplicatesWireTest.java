@@ -1,5 +1,9 @@
 package dev.simhash.duplicates;
 
+import dev.simhash.core.CandidateRadius;
+import dev.simhash.threshold.Thresholds;
+import dev.simhash.threshold.Verification;
+
 import org.elasticsearch.common.Strings;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.common.settings.Settings;
@@ -19,7 +23,9 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
+import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.instanceOf;
 import static org.hamcrest.Matchers.startsWith;
 
 /** The report's request parsing and the wire format of request and response (used when a node forwards them). */
@@ -122,20 +128,20 @@ public class DuplicatesWireTest extends ESTestCase {
 
     public void testTheFieldsDefaultRadiusReplacesOnlyAnAbsentMaxDistance() throws IOException {
         DuplicatesRequest absent = parse("{\"field\": \"fp\"}");
-        absent.defaultMaxDistance(() -> 6);
-        assertEquals(6, absent.maxDistance());
+        assertEquals(6, Thresholds.radius(null, absent.maxDistanceGiven(), absent.maxDistance(), () -> 6));
         DuplicatesRequest copy = copyWriteable(parse("{\"field\": \"fp\"}"), new NamedWriteableRegistry(search.getNamedWriteables()),
             DuplicatesRequest::new);
-        copy.defaultMaxDistance(() -> 6);
-        assertEquals("still absent after the wire", 6, copy.maxDistance());
-        DuplicatesRequest given = parse("{\"field\": \"fp\", \"max_distance\": 3}");
-        given.defaultMaxDistance(() -> 6);
-        assertEquals(3, given.maxDistance());
+        assertEquals("still absent after the wire", 6, Thresholds.radius(null, copy.maxDistanceGiven(), copy.maxDistance(), () -> 6));
+        DuplicatesRequest given = copyWriteable(parse("{\"field\": \"fp\", \"max_distance\": 3}"),
+            new NamedWriteableRegistry(search.getNamedWriteables()), DuplicatesRequest::new);
         // indices of mixed versions have no default: an explicit radius must not ask for one
-        given.defaultMaxDistance(() -> {
+        assertEquals(3, Thresholds.radius(null, given.maxDistanceGiven(), given.maxDistance(), () -> {
             throw new IllegalArgumentException("[max_distance] is required");
-        });
-        assertEquals(3, given.maxDistance());
+        }));
+        // a similarity threshold groups within its own candidate radius, whatever the field's default
+        DuplicatesRequest similar = parse("{\"field\": \"fp\", \"min_similarity\": 0.7}");
+        Verification v = Verification.of(similar.minSimilarity());
+        assertEquals(CandidateRadius.radius(0.7), Thresholds.radius(v, similar.maxDistanceGiven(), similar.maxDistance(), () -> 6));
     }
 
     public void testRequestRoundTripAndCancellableTask() throws IOException {
@@ -174,12 +180,16 @@ public class DuplicatesWireTest extends ESTestCase {
             "{\"field\": \"fp\", \"min_similarity\": 0.8, \"max_distance\": 3}", "[min_similarity] and [max_distance] exclude each other",
             "{\"max_distance\": 3, \"min_similarity\": 0.8, \"field\": \"fp\"}", "[min_similarity] and [max_distance] exclude each other");
         for (Map.Entry<String, String> c : cases.entrySet()) {
-            IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse(c.getKey()));
-            assertThat(c.getKey(), e.getMessage(), containsString(c.getValue()));
+            // refused while the value is read (located, the cause naming it) or once the body is read
+            Exception e = expectThrows(Exception.class, () -> parse(c.getKey()));
+            String message = e instanceof XContentParseException ? e.getCause().getMessage() : e.getMessage();
+            assertThat(c.getKey(), e, anyOf(instanceOf(IllegalArgumentException.class), instanceOf(XContentParseException.class)));
+            assertThat(c.getKey(), message, containsString(c.getValue()));
         }
         XContentParseException word = expectThrows(XContentParseException.class,
             () -> parse("{\"field\": \"fp\", \"min_similarity\": \"most\"}"));
         assertThat(word.getMessage(), containsString("failed to parse field [min_similarity]"));
+        assertEquals("[min_similarity] must be a number, got [most]", word.getCause().getMessage());
     }
 
     public void testVerifiedResponseRoundTripAndJson() throws IOException {

@@ -1,7 +1,7 @@
 package dev.simhash.duplicates;
 
 import dev.simhash.core.MinHashSketch;
-import dev.simhash.neardup.Verification;
+import dev.simhash.threshold.Verification;
 
 import org.elasticsearch.common.io.stream.BytesStreamOutput;
 import org.elasticsearch.common.io.stream.StreamInput;

@@ -3,8 +3,8 @@ package dev.simhash.duplicates;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.fold.GreedyFolding;
-import dev.simhash.neardup.FingerprintSets;
-import dev.simhash.neardup.Verification;
+import dev.simhash.core.FingerprintSets;
+import dev.simhash.threshold.Verification;
 
 import org.junit.jupiter.api.Test;
 

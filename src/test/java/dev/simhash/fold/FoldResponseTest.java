@@ -1,7 +1,7 @@
 package dev.simhash.fold;
 
-import dev.simhash.neardup.FingerprintMappings;
-import dev.simhash.neardup.Verification;
+import dev.simhash.request.FingerprintMappings;
+import dev.simhash.threshold.Verification;
 import dev.simhash.wire.WireTesting;
 
 import org.apache.lucene.search.TotalHits;

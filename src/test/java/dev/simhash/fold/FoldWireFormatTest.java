@@ -7,7 +7,7 @@ import org.elasticsearch.test.ESTestCase;
 
 import java.io.IOException;
 
-import static dev.simhash.neardup.WireCopies.copies;
+import static dev.simhash.wire.WireCopies.copies;
 
 /**
  * The wire formats of the fold messages: each comes back whole from its own bytes and from the bytes the next

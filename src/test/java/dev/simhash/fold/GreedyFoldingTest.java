@@ -1,7 +1,7 @@
 package dev.simhash.fold;
 
 import dev.simhash.core.SimHash;
-import dev.simhash.neardup.FingerprintSets;
+import dev.simhash.core.FingerprintSets;
 
 import org.junit.jupiter.api.Test;
 

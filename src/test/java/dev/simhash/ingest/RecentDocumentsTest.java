@@ -7,7 +7,7 @@ import dev.simhash.core.SimHash;
 import dev.simhash.core.SketchBands;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.MappedFingerprint;
-import dev.simhash.neardup.Verification;
+import dev.simhash.threshold.Verification;
 
 import org.elasticsearch.test.ESTestCase;
 

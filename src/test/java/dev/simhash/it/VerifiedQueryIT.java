@@ -409,7 +409,7 @@ class VerifiedQueryIT {
             assert400(INDEX, ordered("field", FIELD, "text", text, "min_similarity", bad), "[min_similarity]");
         }
         assert400(INDEX, ordered("field", FIELD, "text", text, "min_similarity", 0.8, "max_distance", 4),
-            "[max_distance] and [min_similarity] cannot both be given");
+            "[min_similarity] and [max_distance] exclude each other");
         assert400(INDEX, ordered("field", FIELD, "hash", "00000000000000ff", "min_similarity", 0.8),
             "a bare [hash] has no sketch");
         String sketch = Base64.getEncoder().encodeToString(sketches.get("d0"));
@@ -437,14 +437,14 @@ class VerifiedQueryIT {
         Map<String, String> reasons = Map.of("body.none", "its [sketch] is [none]", "body.v1", "it fingerprints with simhash-v1",
             "given", "it takes ready-made fingerprints", "simhash", "it is the object the simhash processor writes");
         reasons.forEach((field, reason) -> {
-            String stores = "[min_similarity] needs a similarity sketch, but [" + field + "] stores none: " + reason;
+            String stores = "[min_similarity] needs similarity sketches, but [" + field + "] stores none: " + reason;
             if (!field.equals("given")) {
                 assert400(index, ordered("field", field, "text", text, "min_similarity", 0.8), stores);
             }
             assert400(index, ordered("field", field, "hash", "00000000000000ff", "sketch", sketch, "min_similarity", 0.8), stores);
             // like: the coordinator finds that the liked document's field has no sketch
             assert400(index, ordered("field", field, "like", Map.of("index", index, "id", "1"), "min_similarity", 0.8),
-                "[min_similarity] needs a similarity sketch, but [" + field + "] stores none in index [" + index + "]");
+                "[min_similarity] needs similarity sketches, but [" + field + "] stores none in index [" + index + "], where the [like] document");
             // without radius or threshold a like keeps working there: the liked document's field has no sketch to verify with
             Rest.Answer likeDefault = rest.post("/" + index + "/_search", toJson(Map.of("query", Map.of("simhash",
                 ordered("field", field, "like", Map.of("index", index, "id", "1"), "include", true)))));

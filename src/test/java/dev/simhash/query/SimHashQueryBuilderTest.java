@@ -191,7 +191,7 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
         assertNull(number.maxDistance());
         SimHashQueryBuilder like = (SimHashQueryBuilder) parseQuery("""
             {"simhash": {"field": "fp", "like": {"index": "news", "id": "42", "routing": "r"}}}""");
-        assertEquals(new SimHashQueryBuilder.Like("news", "42", "r"), like.like());
+        assertEquals(new Like("news", "42", "r"), like.like());
         SimHashQueryBuilder excluding = (SimHashQueryBuilder) parseQuery("""
             {"simhash": {"field": "fp", "hash": "00000000000000ff", "exclude": {"index": "news", "id": "42"}}}""");
         assertEquals("news", excluding.excludeIndex());
@@ -213,9 +213,10 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
 
     /** Invalid values and combinations: a parsing error naming the parameter, as before the parser used ObjectParser. */
     public void testInvalidValuesNameTheParameter() {
-        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": 65}}",
-            "[simhash] [max_distance] must be between 0 and 64, got [65]");
-        assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"k\": 0}}", "[simhash] [k] must be between 1 and 10000, got [0]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": 65}}", 1,
+            "[simhash] failed to parse field [max_distance]", "[max_distance] must be between 0 and 64, got [65]");
+        assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"k\": 0}}", 1, "[simhash] failed to parse field [k]",
+            "[k] must be between 1 and 10000, got [0]");
         assertParseError("{\"simhash\": {\"hash\": 1}}", "[simhash] query requires [field]");
         assertParseError("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"like\": \"x\"}}",
             "[simhash] query requires exactly one of [hash], [text] or [like], got 2");
@@ -245,9 +246,9 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": [1, 2]}}", 1, "[simhash] failed to parse field [hash]",
             "hash doesn't support values of type: START_ARRAY");
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": \"far\"}}", 1,
-            "[simhash] failed to parse field [max_distance]", null);
+            "[simhash] failed to parse field [max_distance]", "[max_distance] must be an integer, got [far]");
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"max_distance\": 3.5}}", 1,
-            "[simhash] failed to parse field [max_distance]", null);
+            "[simhash] failed to parse field [max_distance]", "[max_distance] must be an integer, got [3.5]");
         assertLocated("{\"simhash\": {\"field\": \"fp\", \"hash\": 1, \"boost\": \"high\"}}", 1, "[simhash] failed to parse field [boost]",
             null);
         assertLocated("{\"simhash\": {\"field\": {\"name\": \"fp\"}, \"hash\": 1}}", 1, "[simhash] failed to parse field [field]",
@@ -290,7 +291,7 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
         assertEquals(Map.of("shingle_size", 2, "analyzer", "standard"), text.textOptions());
         SimHashQueryBuilder like = (SimHashQueryBuilder) parseQuery("""
             {"simhash": {"field": "fp", "like": "42", "include": "true"}}""");
-        assertEquals(new SimHashQueryBuilder.Like(null, "42", null), like.like());
+        assertEquals(new Like(null, "42", null), like.like());
         assertTrue(like.include());
     }
 
@@ -320,15 +321,15 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
     public void testMinSimilarityErrorsNameTheParameter() {
         String b64 = java.util.Base64.getEncoder().encodeToString(new byte[MinHashSketch.BYTES]);
         for (String bad : List.of("0", "-0.5", "1.01", "2")) {
-            assertParseError("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": " + bad + "}}",
-                "[simhash] [min_similarity] must be greater than 0 and at most 1, got [");
+            assertLocated("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": " + bad + "}}", 1,
+                "[simhash] failed to parse field [min_similarity]", "[min_similarity] must be greater than 0 and at most 1, got [");
         }
         assertLocated("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": \"high\"}}", 1,
-            "[simhash] failed to parse field [min_similarity]", null);
+            "[simhash] failed to parse field [min_similarity]", "[min_similarity] must be a number, got [high]");
         assertLocated("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": [0.5]}}", 1,
             "[simhash] failed to parse field [min_similarity]", "min_similarity doesn't support values of type: START_ARRAY");
         assertParseError("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"min_similarity\": 0.5, \"max_distance\": 3}}",
-            "[simhash] [max_distance] and [min_similarity] cannot both be given");
+            "[simhash] [min_similarity] and [max_distance] exclude each other");
         assertParseError("{\"simhash\": {\"field\": \"sk\", \"hash\": 1, \"min_similarity\": 0.5}}",
             "[simhash] [min_similarity] needs the query's similarity sketch, and a bare [hash] has no sketch");
         assertParseError("{\"simhash\": {\"field\": \"sk\", \"text\": \"x\", \"sketch\": \"" + b64 + "\", \"min_similarity\": 0.5}}",
@@ -385,7 +386,7 @@ public class SimHashQueryBuilderTest extends AbstractQueryTestCase<SimHashQueryB
     public void testMinSimilarityNeedsAFieldWithASketch() {
         SimHashQueryBuilder b = new SimHashQueryBuilder(FIELD).text("news story").minSimilarity(0.8);
         IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> b.toQuery(createSearchExecutionContext()));
-        assertThat(e.getMessage(), containsString("[simhash] [min_similarity] needs a similarity sketch, but [fp] stores none: it is "
+        assertThat(e.getMessage(), containsString("[simhash] [min_similarity] needs similarity sketches, but [fp] stores none: it is "
             + "the object the simhash processor writes"));
     }
 

@@ -3,6 +3,7 @@ package dev.simhash.query;
 import dev.simhash.core.BlockTermLayout;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
+import dev.simhash.threshold.Verification;
 
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.BinaryPoint;
@@ -133,7 +134,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
 
     private static void check(IndexSearcher searcher, Map<Integer, Doc> live, long query, byte[] querySketch, double s, int radius,
                               boolean queryUtils) throws IOException {
-        SketchCheck check = new SketchCheck(FIELD, MinHashSketch.V1, querySketch, s);
+        SketchCheck check = new SketchCheck(FIELD, MinHashSketch.V1, querySketch, Verification.of(s));
         check(searcher, new SimHashQuery(FIELD, BLOCKS, query, radius, check), live,
             doc -> SimHash.distance(doc.hash(), query) <= radius, querySketch, s, queryUtils);
     }
@@ -141,7 +142,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
     /** The band query against brute force: a candidate holds one of the query sketch's 14 five-byte keys (from byte 64) whole. */
     private static void check(IndexSearcher searcher, Map<Integer, Doc> live, byte[] querySketch, double s, boolean queryUtils)
         throws IOException {
-        SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, querySketch, s));
+        SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, querySketch, Verification.of(s)));
         check(searcher, q, live, doc -> {
             for (int at = 64; at < MinHashSketch.BYTES; at += 5) {
                 if (Arrays.equals(doc.sketch(), at, at + 5, querySketch, at, at + 5)) {
@@ -199,7 +200,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 3, new Doc(42L, half));
             try (IndexReader reader = w.getReader()) {
                 IndexSearcher searcher = newSearcher(reader);
-                SimHashQuery q = new SimHashQuery(FIELD, BLOCKS, 42L, 0, new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.5));
+                SimHashQuery q = new SimHashQuery(FIELD, BLOCKS, 42L, 0, new SketchCheck(FIELD, MinHashSketch.V1, sketch, Verification.of(0.5)));
                 TopDocs top = searcher.search(q, 10);
                 assertEquals(1, top.scoreDocs.length);
                 assertEquals(1.0f, top.scoreDocs[0].score, 0f);
@@ -240,7 +241,7 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 1, new Doc(2L, oneBandKept));
             add(w, 2, new Doc(3L, null));
             try (IndexReader reader = w.getReader()) {
-                SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8));
+                SketchBandQuery q = new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, Verification.of(0.8)));
                 assertOnlyMatch(reader, q, 1, 1f, Map.of(0L, List.of("shares none of the query sketch's 14 band keys"),
                     2L, List.of("no similarity sketch")));
             }
@@ -258,8 +259,8 @@ public class SketchVerifiedQueryTest extends LuceneTestCase {
             add(w, 0, new Doc(42L, sketch));
             try (DirectoryReader reader = w.getReader()) {
                 List<org.apache.lucene.search.Query> queries = List.of(
-                    new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8)),
-                    new SimHashQuery(FIELD, BLOCKS, 42L, 0, new SketchCheck(FIELD, MinHashSketch.V1, sketch, 0.8)));
+                    new SketchBandQuery(new SketchCheck(FIELD, MinHashSketch.V1, sketch, Verification.of(0.8))),
+                    new SimHashQuery(FIELD, BLOCKS, 42L, 0, new SketchCheck(FIELD, MinHashSketch.V1, sketch, Verification.of(0.8))));
                 for (org.apache.lucene.search.Query q : queries) {
                     assertEquals(q.toString(), 1, newSearcher(reader).count(q));
                 }

@@ -3,7 +3,7 @@ package dev.simhash.bench;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.fold.GreedyFolding;
-import dev.simhash.neardup.Verification;
+import dev.simhash.threshold.Verification;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

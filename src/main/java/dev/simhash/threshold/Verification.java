@@ -1,4 +1,4 @@
-package dev.simhash.neardup;
+package dev.simhash.threshold;
 
 import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.MinHashSketch;
@@ -10,7 +10,6 @@ import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.search.SearchHit;
 
 import java.util.Base64;
-import java.util.Locale;
 
 /**
  * A {@code min_similarity} threshold as fold and report apply it, by the query's rule: from {@link SketchBands#FROM} on,
@@ -26,17 +25,8 @@ public record Verification(double minSimilarity, int radius, int minEqualBins) {
     public static final String SKETCH_FORMAT = MinHashSketch.ALGORITHM;
 
     public static Verification of(double minSimilarity) {
-        check(minSimilarity);
+        Thresholds.minSimilarity(minSimilarity);
         return new Verification(minSimilarity, CandidateRadius.radius(minSimilarity), SKETCH.equalBinsFor(minSimilarity));
-    }
-
-    /** Checks a threshold: in (0, 1], else a 400 naming {@code [min_similarity]}. */
-    public static double check(double value) {
-        if (!(value > 0 && value <= 1)) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT,
-                "[min_similarity] must be greater than 0 and at most 1, got [%s] (the share of shingles two texts have in common)", value));
-        }
-        return value;
     }
 
     /** Whether the candidates come from the sketches' bands (else from the fingerprint radius {@link #radius()}). */
@@ -61,7 +51,15 @@ public record Verification(double minSimilarity, int radius, int minEqualBins) {
 
     /** Whether the sketches at {@code a[aOff..]} and {@code b[bOff..]} are similar enough to link their documents. */
     public boolean linked(byte[] a, int aOff, byte[] b, int bOff) {
-        return SKETCH.equalBins(a, aOff, b, bOff) >= minEqualBins;
+        return passes(SKETCH.equalBins(a, aOff, b, bOff));
+    }
+
+    /**
+     * Whether two sketches with {@code equalBins} equal bins pass this threshold: the rule every endpoint applies, the same as
+     * {@code similarity >= minSimilarity} on the estimate, in integers. A negative count (no sketch) never passes.
+     */
+    public boolean passes(int equalBins) {
+        return equalBins >= minEqualBins;
     }
 
     /** The estimated similarity of two sketches. */

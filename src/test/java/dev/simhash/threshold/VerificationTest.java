@@ -1,4 +1,4 @@
-package dev.simhash.neardup;
+package dev.simhash.threshold;
 
 import dev.simhash.core.MinHashSketch;
 
@@ -44,5 +44,27 @@ class VerificationTest {
         long far = h ^ ((1L << (v.radius() + 1)) - 1);
         assertTrue(v.accepts(h, sketch(0, 1), 0, near, sketch(0, 2), 0), "within the radius, no shared band needed");
         assertFalse(v.accepts(h, sketch(0, 1), 0, far, sketch(0, 1), 0), "one bit beyond the radius, whatever the bands");
+    }
+
+    /**
+     * The integer rule every endpoint applies (the query's sketch check included) is the estimate's rule: a pair passes
+     * exactly when its estimated similarity is at least the threshold, at every count of equal bins.
+     */
+    @Test
+    void passingOnEqualBinsIsTheEstimateAtLeastTheThreshold() {
+        java.util.Random r = new java.util.Random(11);
+        MinHashSketch sketch = Verification.SKETCH;
+        for (int round = 0; round < 200; round++) {
+            // thresholds on the estimate's own grid (where a rounding would show) and in between
+            double s = round % 2 == 0 ? sketch.similarityOfEqualBins(256 + r.nextInt(257)) : 0.001 + 0.999 * r.nextDouble();
+            if (s <= 0) {
+                continue;
+            }
+            Verification v = Verification.of(s);
+            for (int equal = -1; equal <= sketch.bins(); equal++) {
+                boolean byEstimate = equal >= 0 && sketch.similarityOfEqualBins(equal) >= s;
+                assertEquals(byEstimate, v.passes(equal), "threshold " + s + ", " + equal + " equal bins");
+            }
+        }
     }
 }

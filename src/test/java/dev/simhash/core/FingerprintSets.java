@@ -1,4 +1,4 @@
-package dev.simhash.neardup;
+package dev.simhash.core;
 
 import java.util.Random;
 

@@ -1,7 +1,8 @@
-package dev.simhash.neardup;
+package dev.simhash.threshold;
 
 import dev.simhash.core.MinHashSketch;
-import dev.simhash.neardup.FingerprintMappings.Fingerprints;
+import dev.simhash.request.FingerprintMappings;
+import dev.simhash.request.FingerprintMappings.Fingerprints;
 
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesResponse;

@@ -1,4 +1,4 @@
-package dev.simhash.neardup;
+package dev.simhash.wire;
 
 import dev.simhash.wire.WireTesting;
 

@@ -1,4 +1,4 @@
-package dev.simhash.neardup;
+package dev.simhash.request;
 
 import org.elasticsearch.test.ESTestCase;
 import org.elasticsearch.xcontent.XContentParser;

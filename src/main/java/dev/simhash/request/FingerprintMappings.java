@@ -1,10 +1,11 @@
-package dev.simhash.neardup;
+package dev.simhash.request;
 
 import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
+import dev.simhash.threshold.Thresholds;
 
 import org.elasticsearch.action.fieldcaps.FieldCapabilities;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
@@ -114,15 +115,15 @@ public final class FingerprintMappings {
      * The 400 of a {@code min_similarity} on a field without sketches: the object form, or a {@code simhash} field whose
      * {@code sketch} is {@code none} in {@code without} (empty: in every target index).
      */
+    /** Why the object the simhash processor writes stores no sketch, as the errors of {@code min_similarity} say it. */
+    public static final String PROCESSOR_OBJECT_HAS_NO_SKETCH = "it is the object the simhash processor writes, which holds fingerprints only";
+
     public static IllegalArgumentException noSketch(Fingerprints fingerprints, String field, Collection<String> without) {
         if (!fingerprints.isFieldType()) {
-            return new IllegalArgumentException("[min_similarity] needs a [simhash] field with a similarity sketch, but [" + field
-                + "] is a fingerprint object of the simhash processor, which stores none; use [max_distance]");
+            return Thresholds.noSketches(field, null, PROCESSOR_OBJECT_HAS_NO_SKETCH);
         }
-        return new IllegalArgumentException("[min_similarity] needs similarity sketches, but the [simhash] field [" + field
-            + "] stores none (its [sketch] is [none]) in " + (without.isEmpty() ? "the target indices" : "indices " + without)
-            + "; every target index must store them: use [max_distance], or reindex into a field with [sketch: "
-            + dev.simhash.core.MinHashSketch.ALGORITHM + "] (docs/field-type.md)");
+        return Thresholds.noSketches(field, "in " + (without.isEmpty() ? "the target indices" : "indices " + without),
+            "its [sketch] is [none], and every target index must store them");
     }
 
     /**
