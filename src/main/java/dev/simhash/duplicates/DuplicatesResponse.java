@@ -1,5 +1,6 @@
 package dev.simhash.duplicates;
 
+import dev.simhash.core.DuplicateGroups;
 import dev.simhash.threshold.Verification;
 import dev.simhash.wire.WireEnvelope;
 

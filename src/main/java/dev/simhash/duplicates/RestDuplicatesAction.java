@@ -1,6 +1,5 @@
 package dev.simhash.duplicates;
 
-import dev.simhash.request.Params;
 import dev.simhash.request.RestParams;
 
 import org.elasticsearch.action.ActionRequestValidationException;

@@ -1,6 +1,9 @@
 package dev.simhash.duplicates;
 
+import dev.simhash.core.BandComponents;
+import dev.simhash.core.DuplicateGroups;
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.core.NearDuplicateComponents;
 import dev.simhash.core.SketchBands;
 import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.threshold.Verification;

@@ -1,6 +1,7 @@
 package dev.simhash.duplicates;
 
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.core.NearDuplicateComponents;
 import dev.simhash.wire.WireEnvelope;
 
 import org.elasticsearch.action.ActionResponse;

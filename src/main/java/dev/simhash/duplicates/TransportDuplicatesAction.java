@@ -3,10 +3,15 @@ package dev.simhash.duplicates;
 import dev.simhash.breaker.RequestMemory;
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.lucene.CompatHits;
+import dev.simhash.core.BandComponents;
+import dev.simhash.core.DuplicateGroups;
+import dev.simhash.core.FingerprintTable;
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.core.NearDuplicateComponents;
 import dev.simhash.core.SimHash;
 import dev.simhash.mapper.SimHashFieldType;
 import dev.simhash.request.FingerprintMappings;
+import dev.simhash.request.PointInTime;
 import dev.simhash.threshold.ThresholdChoice;
 import dev.simhash.threshold.Thresholds;
 import dev.simhash.threshold.Verification;
@@ -22,15 +27,10 @@ import org.elasticsearch.action.bulk.TransportBulkAction;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesResponse;
 import org.elasticsearch.action.fieldcaps.TransportFieldCapabilitiesAction;
 import org.elasticsearch.action.search.ClearScrollRequest;
-import org.elasticsearch.action.search.ClosePointInTimeRequest;
-import org.elasticsearch.action.search.OpenPointInTimeRequest;
-import org.elasticsearch.action.search.OpenPointInTimeResponse;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.search.SearchScrollRequest;
 import org.elasticsearch.action.search.TransportClearScrollAction;
-import org.elasticsearch.action.search.TransportClosePointInTimeAction;
-import org.elasticsearch.action.search.TransportOpenPointInTimeAction;
 import org.elasticsearch.action.search.TransportSearchAction;
 import org.elasticsearch.action.search.TransportSearchScrollAction;
 import org.elasticsearch.action.support.ActionFilters;
@@ -43,7 +43,6 @@ import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.metadata.IndexMetadata;
 import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.breaker.CircuitBreaker;
-import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.common.settings.Setting;
 import org.elasticsearch.common.UUIDs;
 import org.elasticsearch.common.document.DocumentField;
@@ -57,14 +56,12 @@ import org.elasticsearch.indices.breaker.CircuitBreakerService;
 import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.search.SearchHit;
-import org.elasticsearch.search.builder.PointInTimeBuilder;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.search.sort.SortBuilders;
 import org.elasticsearch.search.fetch.StoredFieldsContext;
 import org.elasticsearch.search.fetch.subphase.FieldAndFormat;
 import org.elasticsearch.search.slice.SliceBuilder;
 import org.elasticsearch.tasks.Task;
-import org.elasticsearch.threadpool.Scheduler;
 import org.elasticsearch.threadpool.ThreadPool;
 import org.elasticsearch.transport.TransportService;
 
@@ -218,10 +215,8 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         // documents whose group id the write phase changes (-1: not writing yet), and how many it changed so far
         private volatile long docsToUpdate = -1;
         private volatile long docsUpdated;
-        private volatile BytesReference pitId;
-        private final TimeValue keepAlive = TransportDuplicatesAction.this.keepAlive;
-        // renews the point in time while no page search does (grouping); cancelled when the point in time is closed
-        private Scheduler.Cancellable renewal;
+        /** The point in time the report reads through (unless {@link #scrolling}), kept alive while it groups. */
+        private final PointInTime pit;
         // page size and terms per query within every target index's limits
         private int pageSize = PAGE_SIZE;
         private int memberTerms = MEMBER_TERMS;
@@ -231,6 +226,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             this.request = request;
             this.listener = listener;
             this.client = new ParentTaskAssigningClient(TransportDuplicatesAction.this.client, clusterService.localNode(), task);
+            this.pit = new PointInTime(client, TransportDuplicatesAction.this.client, keepAlive);
             this.slices = slices(request);
             this.slicesRunning = new AtomicInteger(slices);
             this.memory = new RequestMemory(breakers.getBreaker(CircuitBreaker.REQUEST), MEMORY_LABEL);
@@ -445,10 +441,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 }
                 return;
             }
-            OpenPointInTimeRequest open = new OpenPointInTimeRequest(request.indices()).indicesOptions(request.indicesOptions())
-                .keepAlive(keepAlive);
-            client.execute(TransportOpenPointInTimeAction.TYPE, open, step((OpenPointInTimeResponse r) -> {
-                pitId = r.getPointInTimeId();
+            pit.open(request.indices(), request.indicesOptions(), step((Void opened) -> {
                 for (int slice = 0; slice < slices; slice++) {
                     readPage(slice, null);
                 }
@@ -509,7 +502,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             if (scrolling) {
                 source.sort(SortBuilders.fieldSort("_doc"));
             } else {
-                source.sort(SortBuilders.pitTiebreaker()).pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(keepAlive));
+                pit.on(source);
             }
             if (verification == null) {
                 source.docValueField(hashPath, fingerprints.format());
@@ -561,9 +554,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 throw new IllegalStateException("[_simhash/duplicates] [" + response.getFailedShards() + "] shards failed while " + what
                     + ": a report over part of the documents would be wrong", response.getShardFailures()[0].getCause());
             }
-            if (response.pointInTimeId() != null) {
-                pitId = response.pointInTimeId();
-            }
+            pit.renew(response);
         }
 
         private void onPage(int slice, boolean first, SearchResponse response) {
@@ -626,10 +617,10 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                 clearScrolls();
                 readNanos = System.nanoTime();
                 if (idsWhileReading) {
-                    closePit();
+                    pit.close();
                 } else {
                     // the member fetch reads through the point in time after grouping
-                    keepPitAlive();
+                    pit.keepAlive(threadPool);
                 }
                 // grouping is CPU work of seconds for millions of documents: not on a search or transport thread
                 threadPool.generic().execute(() -> {
@@ -875,7 +866,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             }
 
             private void done() {
-                closePit();
+                pit.close();
                 for (int p = 0; p < selection.components().length; p++) {
                     int expected = request.maxMembers() == 0 ? 0 : components.componentSize(selection.components()[p]);
                     if (members.get(p).size() != expected) {
@@ -930,6 +921,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         private void respond(DuplicateGroups.Page page, long updated) {
             if (finished.compareAndSet(false, true)) {
+                pit.close();
                 long peak = memory.peak();
                 memory.close();
                 long now = System.nanoTime();
@@ -948,7 +940,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         }
 
         private void fail(Exception e) {
-            closePit();
+            pit.close();
             clearScrolls();
             memory.close();
             if (docsToUpdate >= 0) {
@@ -960,34 +952,6 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             }
             if (finished.compareAndSet(false, true)) {
                 listener.onFailure(e);
-            }
-        }
-
-        /**
-         * Renews the point in time every half keep-alive until it is closed: a search of no hits on it, with the keep-alive.
-         * It runs as the caller (the scheduled task keeps the thread context) and as a child of the report's task.
-         */
-        private synchronized void keepPitAlive() {
-            if (pitId == null || renewal != null) {
-                return;
-            }
-            TimeValue every = TimeValue.timeValueMillis(Math.max(1, keepAlive.millis() / 2));
-            renewal = threadPool.scheduleWithFixedDelay(threadPool.getThreadContext().preserveContext(() -> {
-                BytesReference id = pitId;
-                if (id == null || finished.get()) {
-                    return;
-                }
-                SearchSourceBuilder source = new SearchSourceBuilder().size(0).trackTotalHits(false)
-                    .pointInTimeBuilder(new PointInTimeBuilder(id).setKeepAlive(keepAlive));
-                // a failed renewal is not the report's failure: the member fetch reports a point in time that is gone
-                client.execute(TransportSearchAction.TYPE, new SearchRequest().source(source), ActionListener.noop());
-            }), every, threadPool.generic());
-        }
-
-        private synchronized void stopRenewal() {
-            if (renewal != null) {
-                renewal.cancel();
-                renewal = null;
             }
         }
 
@@ -1010,16 +974,5 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
             }
         }
 
-        private void closePit() {
-            stopRenewal();
-            BytesReference id = pitId;
-            pitId = null;
-            if (id != null) {
-                // best effort: an unclosed point in time expires after its keep-alive anyway. Not a child request: once the
-                // task is cancelled no child may start, but the point in time should still be released
-                TransportDuplicatesAction.this.client.execute(TransportClosePointInTimeAction.TYPE, new ClosePointInTimeRequest(id),
-                    ActionListener.noop());
-            }
-        }
     }
 }

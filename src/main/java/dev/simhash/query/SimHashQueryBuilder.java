@@ -1,47 +1,34 @@
 package dev.simhash.query;
 
 import dev.simhash.compat.CompatLeafQueryBuilder;
-import dev.simhash.core.BlockProbes;
 import dev.simhash.core.CandidateRadius;
-import dev.simhash.core.SketchBands;
 import dev.simhash.core.FeatureWeights;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
-import dev.simhash.core.TextFingerprinter;
+import dev.simhash.core.SketchBands;
 import dev.simhash.mapper.FingerprintField;
-import dev.simhash.mapper.SimHashFieldMapper;
-import dev.simhash.mapper.SimHashFieldType;
-import dev.simhash.request.Declarations;
-import dev.simhash.request.FingerprintMappings;
 import dev.simhash.threshold.Thresholds;
-import dev.simhash.threshold.Verification;
 import dev.simhash.wire.WireEnvelope;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.SetOnce;
 import org.elasticsearch.TransportVersion;
-import org.elasticsearch.common.ParsingException;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.index.query.IdsQueryBuilder;
 import org.elasticsearch.index.query.QueryBuilder;
 import org.elasticsearch.index.query.QueryRewriteContext;
 import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.xcontent.ObjectParser;
-import org.elasticsearch.xcontent.ParseField;
 import org.elasticsearch.xcontent.XContentBuilder;
 import org.elasticsearch.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
@@ -172,22 +159,6 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
      */
     public Integer maxDistance() {
         return maxDistance;
-    }
-
-    /**
-     * The radius on a field when no threshold applies ({@link #threshold}): {@code max_distance}; with {@code k} and no radius 64
-     * (no limit); else the field's version default
-     * (3 for simhash-v1 and the processor's object form, 6 for simhash-v2) or, for a {@code text} on the object form, the
-     * default of the version the text is fingerprinted with.
-     */
-    int maxDistance(FingerprintField fp) {
-        if (maxDistance != null) {
-            return maxDistance;
-        }
-        if (k != null) {
-            return SimHash.BITS;
-        }
-        return !fp.isFieldType() && text != null ? textSpec().version().defaultMaxDistance() : fp.defaultMaxDistance();
     }
 
     /** The threshold given as {@code min_similarity}, or null. */
@@ -358,6 +329,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         builder.endObject();
     }
 
+    /** Where the tables named by {@code text}'s {@code weights} option are found (the node's registry); not serialized. */
     public SimHashQueryBuilder weightTables(FeatureWeights.Tables tables) {
         this.weightTables = tables;
         return this;
@@ -424,7 +396,7 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
     }
 
     /** Whether neither a radius, a threshold nor {@code k} is given: then a field with a sketch verifies with the default threshold. */
-    private boolean usesDefaults() {
+    boolean usesDefaults() {
         return minSimilarity == null && maxDistance == null && k == null;
     }
 
@@ -439,44 +411,6 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
         return usesDefaults() ? LikeFetcher.SketchNeed.IF_STORED : LikeFetcher.SketchNeed.NONE;
     }
 
-    /**
-     * The threshold on this field: {@code min_similarity}; else, on a field with a sketch, a {@code text} (or the
-     * {@code hash} + {@code sketch} of a rewritten {@code like}) without {@code max_distance} and {@code k} uses
-     * {@link MinHashSketch#DEFAULT_MIN_SIMILARITY}; else null (distance only: a bare hash keeps the version's radius).
-     */
-    Double threshold(FingerprintField fp) {
-        return Thresholds.queryThreshold(minSimilarity, usesDefaults(), text != null || sketch != null,
-            fp.isFieldType() && fp.fieldType().sketch() != null);
-    }
-
-    /**
-     * Whether {@code exclude}'s {@code index} names this shard's index: an index expression resolved as a search resolves
-     * it (a name, an alias, a wildcard pattern, {@code _all}, a comma-separated list whose {@code -}-prefixed items after
-     * the first leave indices out), so the document {@code id} is left out of every index the expression names; as the
-     * {@code _index} field's queries match index names.
-     */
-    private boolean excludesFrom(SearchExecutionContext context) {
-        if (context.index().getName().equals(excludeIndex)) {
-            return true;
-        }
-        boolean named = false;
-        String[] parts = excludeIndex.split(",");
-        for (int i = 0; i < parts.length; i++) {
-            String part = parts[i].trim();
-            if (part.isEmpty()) {
-                continue;
-            }
-            if (i > 0 && part.startsWith("-")) {
-                if (named && context.indexMatches(part.substring(1))) {
-                    named = false;
-                }
-            } else if (!named && context.indexMatches(part)) {
-                named = true;
-            }
-        }
-        return named;
-    }
-
     @Override
     protected Query doToQuery(SearchExecutionContext context) throws IOException {
         FingerprintField fp;
@@ -489,127 +423,19 @@ public final class SimHashQueryBuilder extends CompatLeafQueryBuilder<SimHashQue
             // like other queries on a field this index does not have (e.g. in a multi-index search): no match, no failure
             return new MatchNoDocsQuery("[" + NAME + "] [" + field + "] is not mapped");
         }
-        long h;
-        if (hash != null) {
-            h = hash;
-        } else if (text != null) {
-            h = fingerprintText(fp, context);
-        } else {
+        if (hash == null && text == null) {
             throw new IllegalStateException("[" + NAME + "] query with [like] was not rewritten before execution");
         }
-        Query exclude = excludeId != null && excludesFrom(context)
+        long h = hash != null ? hash : QueryPlanner.fingerprint(this, fp, context);
+        Query exclude = excludeId != null && QueryPlanner.excludesFrom(excludeIndex, context)
             ? new IdsQueryBuilder().addIds(excludeId).toQuery(context) : null;
         Query only = filter == null ? null : filter.toQuery(context);
-        Double s = threshold(fp);
-        if (s != null) {
-            byte[] querySketch = querySketch(fp); // first: refuses a field without sketches
-            Verification threshold = Verification.of(s);
-            SketchCheck check = new SketchCheck(fp.fieldType().name(), fp.fieldType().sketch(), querySketch, threshold);
-            // candidates: sharing a sketch band at thresholds the bands cover, else within the threshold's radius
-            Query verified = threshold.byBands() ? SketchBandQuery.of(check, fp.fieldType().bandValuesHeld(context))
-                : new SimHashQuery(fp.docValuesField(), fp.blocks(), h, threshold.radius(), check);
-            if (k != null) {
-                return SimHashNearestQuery.verified(verified, check, only, exclude, k);
-            }
-            return SimHashNearestQuery.filtered(verified, only, exclude);
-        }
-        int radius = maxDistance(fp);
-        if (k != null) {
-            return new SimHashNearestQuery(fp.docValuesField(), fp.blocks(), h, only, exclude, k, radius);
-        }
-        return SimHashNearestQuery.within(fp.docValuesField(), fp.blocks(), h, radius, only, exclude);
+        return QueryPlanner.plan(this, fp).toQuery(fp, h, only, exclude, context);
     }
 
-    /**
-     * The sketch the candidates are verified against: the one given with {@code hash} (a rewritten {@code like}), or the
-     * sketch of {@code text} by the field's own sketch (its fingerprint was computed first, so it has tokens).
-     *
-     * @throws IllegalArgumentException when the field stores no sketch, or a bare hash has none
-     */
-    private byte[] querySketch(FingerprintField fp) {
-        MinHashSketch fieldSketch = fp.isFieldType() ? fp.fieldType().sketch() : null;
-        if (fieldSketch == null) {
-            IllegalArgumentException e = Thresholds.noSketches(field, null, noSketchReason(fp));
-            throw new IllegalArgumentException("[" + NAME + "] " + e.getMessage(), e);
-        }
-        if (text != null) {
-            byte[] own = fieldSketch.sketch(text);
-            if (own == null) {
-                // unreachable while a fingerprint needs a token; kept as the same 400 as a text without fingerprint
-                throw new IllegalArgumentException("[text] has no token, so no similarity sketch");
-            }
-            return own;
-        }
-        if (sketch == null) {
-            throw new IllegalArgumentException("[" + NAME + "] " + Thresholds.bareHash().getMessage());
-        }
-        return sketch;
-    }
-
-    private static String noSketchReason(FingerprintField fp) {
-        if (!fp.isFieldType()) {
-            return FingerprintMappings.PROCESSOR_OBJECT_HAS_NO_SKETCH;
-        }
-        if (fp.fieldType().input() == SimHashFieldMapper.Input.FINGERPRINT) {
-            return "it takes ready-made fingerprints ([input] = [fingerprint])";
-        }
-        if (fp.fieldType().version() != FingerprintSpec.Version.V2) {
-            return "it fingerprints with " + fp.fieldType().version().algorithm() + ", which has no sketch";
-        }
-        return "its [" + SimHashFieldMapper.SKETCH + "] is [" + SimHashFieldMapper.NO_SKETCH + "]";
-    }
-
-    /**
-     * The fingerprint of {@code text}: with the {@code simhash} field's own spec (options given in the query may only
-     * repeat it), or on the processor's object form with the options given and defaults, the analyzer resolved as the
-     * processor resolves it.
-     */
-    private long fingerprintText(FingerprintField fp, SearchExecutionContext context) {
-        TextFingerprinter fingerprinter;
-        String analyzer;
-        if (fp.isFieldType()) {
-            SimHashFieldType type = fp.fieldType();
-            if (type.spec() == null) {
-                throw new IllegalArgumentException("[" + NAME + "] [text] cannot be used on [" + field + "]: it is a [simhash] field with "
-                    + "[input] = [fingerprint], which takes ready-made fingerprints; query it with [hash] or [like]");
-            }
-            for (Map.Entry<String, Object> given : textOptions.entrySet()) {
-                if (!type.spec().applies(given.getKey())) {
-                    throw new IllegalArgumentException("[" + NAME + "] [" + given.getKey() + "] does not apply to the [simhash] field ["
-                        + field + "], which fingerprints text with " + type.spec().version().algorithm() + "; leave the option out: "
-                        + "the field's own options are used");
-                }
-                Object own = type.spec().optionValue(given.getKey());
-                if (!given.getValue().equals(own)) {
-                    throw new IllegalArgumentException("[" + NAME + "] [" + given.getKey() + "] [" + given.getValue() + "] contradicts the "
-                        + "[simhash] field [" + field + "], which fingerprints text with [" + given.getKey() + "] = [" + own
-                        + "]; leave the option out: the field's own options are used");
-                }
-            }
-            fingerprinter = type.fingerprinter();
-            analyzer = type.spec().analyzer();
-        } else {
-            FingerprintSpec spec = textSpec();
-            analyzer = spec.analyzer();
-            if (!spec.hasBuiltInAnalyzer()
-                && context.getIndexSettings().getSettings().getAsSettings("index.analysis.analyzer").names().contains(analyzer)) {
-                // the processor resolves names among the node's analyzers: an index's own analyzer would fingerprint differently
-                throw new IllegalArgumentException("[" + NAME + "] [analyzer] [" + analyzer + "] is defined in the settings of index ["
-                    + context.index().getName() + "], which the simhash processor cannot use, so the fingerprints would not match; "
-                    + "fingerprint with a [simhash] field to use an index's analyzer");
-            }
-            try {
-                fingerprinter = spec.fingerprinter(name -> context.getIndexAnalyzers().get(name), "the node", weightTables);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("[" + NAME + "] " + e.getMessage(), e);
-            }
-        }
-        OptionalLong fp1 = fingerprinter.fingerprint(text);
-        if (fp1.isEmpty()) {
-            throw new IllegalArgumentException("[text] has no fingerprint: fewer than [min_features] = "
-                + fingerprinter.options().minFeatures() + " distinct features after analysis with [" + analyzer + "]");
-        }
-        return fp1.getAsLong();
+    /** Where the tables named by {@code text}'s {@code weights} option are found; null until the plugin sets it. */
+    FeatureWeights.Tables weightTables() {
+        return weightTables;
     }
 
     @Override

@@ -1,29 +1,23 @@
 package dev.simhash.weights;
 
 import dev.simhash.breaker.RequestMemory;
+import dev.simhash.compat.lucene.CompatHits;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.TextFingerprinter;
-import dev.simhash.compat.lucene.CompatHits;
+import dev.simhash.request.PointInTime;
 
 import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.action.search.ClosePointInTimeRequest;
-import org.elasticsearch.action.search.OpenPointInTimeRequest;
-import org.elasticsearch.action.search.OpenPointInTimeResponse;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
-import org.elasticsearch.action.search.TransportClosePointInTimeAction;
-import org.elasticsearch.action.search.TransportOpenPointInTimeAction;
 import org.elasticsearch.action.search.TransportSearchAction;
 import org.elasticsearch.action.support.ActionFilters;
 import org.elasticsearch.action.support.HandledTransportAction;
-import org.elasticsearch.action.support.master.AcknowledgedResponse;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.client.internal.ParentTaskAssigningClient;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.breaker.CircuitBreaker;
-import org.elasticsearch.common.bytes.BytesReference;
 import org.elasticsearch.common.lucene.search.function.CombineFunction;
 import org.elasticsearch.common.xcontent.support.XContentMapValues;
 import org.elasticsearch.core.CheckedConsumer;
@@ -34,9 +28,7 @@ import org.elasticsearch.index.query.functionscore.ScoreFunctionBuilders;
 import org.elasticsearch.indices.breaker.CircuitBreakerService;
 import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.search.SearchHit;
-import org.elasticsearch.search.builder.PointInTimeBuilder;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
-import org.elasticsearch.search.sort.SortBuilders;
 import org.elasticsearch.tasks.Task;
 import org.elasticsearch.tasks.TaskCancelledException;
 import org.elasticsearch.threadpool.ThreadPool;
@@ -155,7 +147,7 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
         private long countsCharged;
         /** The largest source of a document read so far (bytes; -1 before the first page), which sizes the next page. */
         private long largestSource = -1;
-        private BytesReference pitId;
+        private final PointInTime pit;
         /** The documents the sample is read from: those with a value, or those of them scoring at least the threshold. */
         private QueryBuilder sampleQuery;
         private long matching;
@@ -169,31 +161,25 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
             ActionListener<PutWeightsResponse> listener) {
             this.task = task;
             this.child = child;
+            this.pit = new PointInTime(child, client, KEEP_ALIVE);
             this.request = request;
             this.fingerprinter = fingerprinter;
             this.listener = listener;
         }
 
         void open() {
-            child.execute(TransportOpenPointInTimeAction.TYPE, new OpenPointInTimeRequest(request.index()).keepAlive(KEEP_ALIVE),
-                ActionListener.wrap((OpenPointInTimeResponse r) -> {
-                    pitId = r.getPointInTimeId();
-                    count();
-                }, listener::onFailure));
+            pit.open(new String[] { request.index() }, null, ActionListener.wrap(opened -> count(), listener::onFailure));
         }
 
         private SearchSourceBuilder pitSource(QueryBuilder query, int size) {
-            return new SearchSourceBuilder().query(query).size(size).trackTotalHits(false).sort(SortBuilders.pitTiebreaker())
-                .pointInTimeBuilder(new PointInTimeBuilder(pitId).setKeepAlive(KEEP_ALIVE));
+            return pit.on(new SearchSourceBuilder().query(query).size(size).trackTotalHits(false));
         }
 
         private void search(SearchSourceBuilder source, CheckedConsumer<SearchResponse, Exception> onResponse) {
             child.execute(TransportSearchAction.TYPE, new SearchRequest().source(source).allowPartialSearchResults(false),
                 ActionListener.wrap(r -> {
                     try {
-                        if (r.pointInTimeId() != null) {
-                            pitId = r.pointInTimeId();
-                        }
+                        pit.renew(r);
                         onResponse.accept(r);
                     } catch (Exception e) {
                         fail(e);
@@ -384,11 +370,7 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
 
         private void close() {
             memory.close();
-            if (pitId != null) {
-                BytesReference id = pitId;
-                pitId = null;
-                client.execute(TransportClosePointInTimeAction.TYPE, new ClosePointInTimeRequest(id), ActionListener.noop());
-            }
+            pit.close();
         }
     }
 

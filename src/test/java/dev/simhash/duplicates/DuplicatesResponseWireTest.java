@@ -1,5 +1,6 @@
 package dev.simhash.duplicates;
 
+import dev.simhash.core.DuplicateGroups;
 import org.elasticsearch.common.io.stream.Writeable;
 import org.elasticsearch.test.AbstractWireSerializingTestCase;
 

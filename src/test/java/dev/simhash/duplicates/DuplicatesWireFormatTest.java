@@ -1,5 +1,6 @@
 package dev.simhash.duplicates;
 
+import dev.simhash.core.DuplicateGroups;
 import org.elasticsearch.core.TimeValue;
 import org.elasticsearch.index.query.QueryBuilders;
 import org.elasticsearch.tasks.TaskId;

@@ -1,6 +1,7 @@
 package dev.simhash.duplicates;
 
 import dev.simhash.core.CandidateRadius;
+import dev.simhash.core.DuplicateGroups;
 import dev.simhash.threshold.Thresholds;
 import dev.simhash.threshold.Verification;
 

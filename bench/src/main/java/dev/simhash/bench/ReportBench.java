@@ -1,7 +1,7 @@
 package dev.simhash.bench;
 
+import dev.simhash.core.NearDuplicateComponents;
 import dev.simhash.core.SimHash;
-import dev.simhash.duplicates.NearDuplicateComponents;
 import dev.simhash.it.support.EsCluster;
 import dev.simhash.it.support.RealNodes;
 import dev.simhash.it.support.Rest;

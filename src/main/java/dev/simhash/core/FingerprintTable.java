@@ -1,4 +1,4 @@
-package dev.simhash.duplicates;
+package dev.simhash.core;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

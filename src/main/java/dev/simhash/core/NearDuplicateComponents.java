@@ -1,7 +1,5 @@
-package dev.simhash.duplicates;
+package dev.simhash.core;
 
-import dev.simhash.core.BlockProbes;
-import dev.simhash.core.SimHash;
 
 import java.util.Arrays;
 import java.util.BitSet;
@@ -54,7 +52,7 @@ public final class NearDuplicateComponents {
      */
     public record Sketches(byte[] bytes, BitSet present, int size, SketchTest test) {}
 
-    NearDuplicateComponents(int[] componentOf, int[] componentSize, long[] componentMinHash, int[] representative,
+    public NearDuplicateComponents(int[] componentOf, int[] componentSize, long[] componentMinHash, int[] representative,
                             long comparisons, long hotBuckets) {
         this.componentOf = componentOf;
         this.componentSize = componentSize;
@@ -472,7 +470,7 @@ public final class NearDuplicateComponents {
      * the executor is saturated or is the caller's own pool. The first failure stops the other parts; a cancellation
      * (thrown by the cancellation check) is what the caller sees, whichever part saw it and whatever failed besides.
      */
-    static final class Parts {
+    public static final class Parts {
         private final int n;
         private final IntConsumer work;
         // shared by all parts of one grouping: set when a part fails, so the others stop at their next check
@@ -481,7 +479,7 @@ public final class NearDuplicateComponents {
         private final AtomicReferenceArray<Throwable> failures;
         private final CountDownLatch done;
 
-        Parts(int n, IntConsumer work, AtomicBoolean aborted) {
+        public Parts(int n, IntConsumer work, AtomicBoolean aborted) {
             this.n = n;
             this.work = work;
             this.aborted = aborted;
@@ -493,7 +491,7 @@ public final class NearDuplicateComponents {
             this.done = new CountDownLatch(n);
         }
 
-        void run(Executor executor) {
+        public void run(Executor executor) {
             for (int part = 1; part < n; part++) {
                 int p = part;
                 try {

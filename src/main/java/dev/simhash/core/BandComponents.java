@@ -1,6 +1,5 @@
-package dev.simhash.duplicates;
+package dev.simhash.core;
 
-import dev.simhash.core.SketchBands;
 
 import java.util.Arrays;
 import java.util.concurrent.Executor;
@@ -26,7 +25,7 @@ import java.util.function.LongConsumer;
  * with the same ids and representatives, so the report pages, lists and writes them alike. Plain Java, no Elasticsearch
  * imports.
  */
-final class BandComponents {
+public final class BandComponents {
 
     /** The most documents of a bucket whose pairs are all checked. */
     static final int HOT = 256;
@@ -47,7 +46,7 @@ final class BandComponents {
      * sort array (8), and per extra thread a union-find (8); while numbering, the sorted copy of the fingerprints, the order
      * and their radix buffers (24), the order buffer by sketch (4), and the component arrays (at most 24).
      */
-    static long estimateBytes(int n, int parallelism) {
+    public static long estimateBytes(int n, int parallelism) {
         int threads = Math.max(1, Math.min(parallelism, SketchBands.BANDS));
         return 16L * n + Math.max(16L * threads * n - 8L * n, 52L * n) + (threads + 1L) * ((1L << TOP_BITS) + 1) * Integer.BYTES;
     }
@@ -62,8 +61,8 @@ final class BandComponents {
      * @param groupsProgress    told the number of groups (components of two or more documents) found so far (by the first
      *                          thread: a lower bound while several run)
      */
-    static NearDuplicateComponents find(long[] hashes, NearDuplicateComponents.Sketches sketches, Runnable cancellationCheck,
-                                        LongConsumer groupsProgress, Executor executor, int parallelism) {
+    public static NearDuplicateComponents find(long[] hashes, NearDuplicateComponents.Sketches sketches, Runnable cancellationCheck,
+                                               LongConsumer groupsProgress, Executor executor, int parallelism) {
         return find(hashes, sketches, cancellationCheck, groupsProgress, executor, parallelism, NearDuplicateComponents.CHECK_EVERY);
     }
 

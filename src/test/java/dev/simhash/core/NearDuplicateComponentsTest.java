@@ -1,7 +1,7 @@
-package dev.simhash.duplicates;
+package dev.simhash.core;
 
-import dev.simhash.core.SimHash;
 import dev.simhash.core.FingerprintSets;
+import dev.simhash.core.SimHash;
 
 import org.junit.jupiter.api.Test;
 

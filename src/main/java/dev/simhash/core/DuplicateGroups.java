@@ -1,6 +1,5 @@
-package dev.simhash.duplicates;
+package dev.simhash.core;
 
-import dev.simhash.core.SimHash;
 
 import java.util.ArrayList;
 import java.util.Arrays;

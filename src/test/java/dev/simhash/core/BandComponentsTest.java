@@ -1,4 +1,4 @@
-package dev.simhash.duplicates;
+package dev.simhash.core;
 
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.threshold.Verification;

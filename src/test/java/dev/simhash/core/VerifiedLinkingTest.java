@@ -1,9 +1,9 @@
-package dev.simhash.duplicates;
+package dev.simhash.core;
 
+import dev.simhash.core.FingerprintSets;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.fold.GreedyFolding;
-import dev.simhash.core.FingerprintSets;
 import dev.simhash.threshold.Verification;
 
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.simhash.duplicates;
+package dev.simhash.core;
 
 import org.junit.jupiter.api.Test;
 
