@@ -1,6 +1,7 @@
 package dev.simhash.calibrate;
 
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.threshold.Verification;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -150,10 +151,10 @@ public final class Calibration {
     }
 
     private Map<String, Object> recallAt(double s) {
-        int radius = VerifiedPairs.radius(s);
+        Verification rule = Verification.of(s);
         Map<String, Object> m = new LinkedHashMap<>();
         for (EditSimilarity e : verified.edits()) {
-            m.put(rateName(e.rate()), round(e.recall(s, radius)));
+            m.put(rateName(e.rate()), round(e.recall(rule)));
         }
         return m;
     }
@@ -248,6 +249,7 @@ public final class Calibration {
             for (double s : VerifiedPairs.GRID) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("min_similarity", s);
+                m.put("candidates", Verification.candidateRule(s));
                 m.put("radius", VerifiedPairs.radius(s));
                 m.put("random_pairs_above", v.matched(s));
                 m.put("related_pairs_above", v.relatedMatched(s));
@@ -272,6 +274,7 @@ public final class Calibration {
             }
             srec.put("min_similarity", s);
             srec.put("chosen_by", Double.isNaN(v.lowestWithin(target)) ? "default" : "lowest_within_target");
+            srec.put("candidates", Verification.candidateRule(s));
             srec.put("radius", VerifiedPairs.radius(s));
             srec.put("false_match_rate", v.falseMatchRate(s));
             srec.put("false_match_rate_from", v.falseMatchRateFrom(s));

@@ -34,10 +34,11 @@ public final class CalibrationTable {
         List<Map<String, Object>> bySimilarity = rows(report.get("by_similarity"));
         if (!bySimilarity.isEmpty()) {
             lines.add("");
-            lines.add("| min_similarity | radius | random pairs above | of them related | false-match rate | from | " + recallHeader + " |");
-            lines.add("| ---: | ---: | ---: | ---: | ---: | --- | " + recallRule + " |");
+            lines.add("| min_similarity | candidates | random pairs above | of them related | false-match rate | from | " + recallHeader + " |");
+            lines.add("| ---: | --- | ---: | ---: | ---: | --- | " + recallRule + " |");
             for (Map<String, Object> row : bySimilarity) {
-                lines.add("| " + row.get("min_similarity") + " | " + row.get("radius") + " | " + row.get("random_pairs_above") + " | "
+                Object candidates = "bands".equals(row.get("candidates")) ? "bands" : "radius " + row.get("radius");
+                lines.add("| " + row.get("min_similarity") + " | " + candidates + " | " + row.get("random_pairs_above") + " | "
                     + row.get("related_pairs_above") + " | " + rate(row.get("false_match_rate")) + " | " + row.get("false_match_rate_from")
                     + " | " + recalls(row, rates) + " |");
             }

@@ -1,21 +1,26 @@
 package dev.simhash.calibrate;
 
+import dev.simhash.core.SketchBands;
+import dev.simhash.threshold.Verification;
+
 import java.util.Arrays;
 
 /**
  * The edited copies of one edit rate as the verified rule sees them: for each copy, the Hamming distance of its
- * fingerprint from the original's and the estimated similarity of its sketch to the original's. A copy is found at a
- * threshold s when it is within {@link VerifiedPairs#radius} of s and its similarity is at least s; a copy without a
+ * fingerprint from the original's, how many bins of its sketch equal the original's, and whether the two sketches share a
+ * band value. A copy is found at a threshold when the threshold's own rule ({@link Verification}) takes the pair: a
+ * candidate (a shared band from 0.78 on, within the candidate radius below) whose sketches pass; a copy without a
  * fingerprint or without a sketch is never found (its similarity counts as 0).
  */
 public final class EditSimilarity {
 
-    /** Heap per recorded copy: an int and a double in the growing arrays (doubling keeps at most twice that). */
-    static final long BYTES_PER_COPY = 2 * (Integer.BYTES + Double.BYTES);
+    /** Heap per recorded copy: two ints and a boolean in the growing arrays (doubling keeps at most twice that). */
+    static final long BYTES_PER_COPY = 2 * (2 * Integer.BYTES + 1);
 
     private final double rate;
     private int[] distances = new int[16];
-    private double[] similarities = new double[16];
+    private int[] equalBins = new int[16];
+    private boolean[] shareABand = new boolean[16];
     private int copies;
     private int withoutSketch;
 
@@ -26,26 +31,42 @@ public final class EditSimilarity {
     /**
      * Records one copy.
      *
-     * @param distance   the Hamming distance between the fingerprints of the text and of its copy, or -1 when the copy has
-     *                   no fingerprint
-     * @param similarity the estimated similarity of the copy's sketch to the text's, or NaN when either has no sketch
+     * @param distance the Hamming distance between the fingerprints of the text and of its copy, or -1 when the copy has
+     *                 no fingerprint
+     * @param original the text's sketch, or null
+     * @param copy     the copy's sketch, or null (either null: the copy is never found)
      */
-    public void add(int distance, double similarity) {
+    public void add(int distance, byte[] original, byte[] copy) {
+        if (original == null || copy == null) {
+            add(distance, -1, false);
+        } else {
+            add(distance, Verification.SKETCH.equalBins(original, 0, copy, 0), SketchBands.sharedBands(original, 0, copy, 0) > 0);
+        }
+    }
+
+    /**
+     * Records one copy by what the rule reads of it: {@code equal} bins of its sketch equal the original's (-1: either
+     * has no sketch), and whether the two sketches {@code share} a band value.
+     */
+    void add(int distance, int equal, boolean share) {
         if (distance < -1 || distance > 64) {
             throw new IllegalArgumentException("a distance is between 0 and 64 (or -1 for no fingerprint), got [" + distance + "]");
         }
-        if (!Double.isNaN(similarity) && (similarity < 0 || similarity > 1)) {
-            throw new IllegalArgumentException("a similarity is between 0 and 1 (or NaN for no sketch), got [" + similarity + "]");
+        if (equal < -1 || equal > Verification.SKETCH.bins()) {
+            throw new IllegalArgumentException("equal bins are between 0 and " + Verification.SKETCH.bins() + " (or -1 for no sketch), got ["
+                + equal + "]");
         }
         if (copies == distances.length) {
             distances = Arrays.copyOf(distances, copies * 2);
-            similarities = Arrays.copyOf(similarities, copies * 2);
+            equalBins = Arrays.copyOf(equalBins, copies * 2);
+            shareABand = Arrays.copyOf(shareABand, copies * 2);
         }
-        if (Double.isNaN(similarity)) {
+        if (equal < 0) {
             withoutSketch++;
         }
         distances[copies] = distance;
-        similarities[copies] = similarity;
+        equalBins[copies] = equal;
+        shareABand[copies] = share;
         copies++;
     }
 
@@ -61,20 +82,20 @@ public final class EditSimilarity {
         return withoutSketch;
     }
 
-    /** Copies the verified rule finds at threshold {@code s}: within {@code radius} bits and similarity at least s. */
-    public long found(double s, int radius) {
+    /** Copies the rule of {@code threshold} finds: candidates of it whose sketches pass it. */
+    public long found(Verification threshold) {
         long n = 0;
         for (int i = 0; i < copies; i++) {
-            if (distances[i] >= 0 && distances[i] <= radius && similarities[i] >= s) { // NaN compares false: not found
+            if (threshold.candidates(distances[i], shareABand[i]) && threshold.passes(equalBins[i])) {
                 n++;
             }
         }
         return n;
     }
 
-    /** The share of copies found at threshold {@code s} with candidate radius {@code radius}; NaN without copies. */
-    public double recall(double s, int radius) {
-        return copies == 0 ? Double.NaN : (double) found(s, radius) / copies;
+    /** The share of copies the rule of {@code threshold} finds; NaN without copies. */
+    public double recall(Verification threshold) {
+        return copies == 0 ? Double.NaN : (double) found(threshold) / copies;
     }
 
     /**
@@ -87,7 +108,7 @@ public final class EditSimilarity {
         }
         double[] sorted = new double[copies];
         for (int i = 0; i < copies; i++) {
-            sorted[i] = Double.isNaN(similarities[i]) ? 0 : similarities[i];
+            sorted[i] = equalBins[i] < 0 ? 0 : Verification.SKETCH.similarityOfEqualBins(equalBins[i]);
         }
         Arrays.sort(sorted);
         int rank = (int) Math.ceil(p * copies);

@@ -532,8 +532,7 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
                     recalls.get(r).add(distance, copy.edits());
                     if (similarity != null) {
                         byte[] copySketch = similarity.sketch();
-                        similarities.get(r).add(distance, originalSketch == null || copySketch == null ? Double.NaN
-                            : minhash.similarity(originalSketch, copySketch));
+                        similarities.get(r).add(distance, originalSketch, copySketch);
                     }
                 }
             } finally {

@@ -2,6 +2,8 @@ package dev.simhash.calibrate;
 
 import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.core.SketchBands;
+import dev.simhash.threshold.Verification;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,12 +11,14 @@ import java.util.List;
 
 /**
  * The random pairs of a sample as the verified rule of {@code min_similarity} sees them: for each threshold s of
- * {@link #GRID}, the pairs within the candidate radius of s ({@link CandidateRadius#radius(double)}) whose sketches
- * estimate a similarity of at least s. Pairs whose texts are near-duplicates ({@link RandomPairs.Related}) are counted
- * apart, as in {@link RandomPairs}. Where the sample shows no false match, an upper estimate stands in: a pair the rule
- * wrongly matches is within the radius (chance: the simhash false-match rate of that radius) and its sketches agree on
- * enough bins although its texts share less than {@link TextSimilarity#RELATED_JACCARD} of their shingles (chance at
- * most that of a pair at exactly that similarity).
+ * {@link #GRID}, the pairs that threshold's own rule takes ({@link Verification}: candidates by a shared band value from
+ * {@link SketchBands#FROM} on, by the candidate radius {@link CandidateRadius#radius(double)} below, whose sketches pass
+ * s). Pairs whose texts are near-duplicates ({@link RandomPairs.Related}) are counted apart, as in {@link RandomPairs}.
+ * Where the sample shows no false match, an upper estimate stands in: a pair the rule wrongly matches is a candidate
+ * (by the radius: the simhash false-match rate of that radius; by the bands: the chance that texts sharing
+ * {@link TextSimilarity#RELATED_JACCARD} of their shingles share a band) and its sketches agree on enough bins although
+ * its texts share less than {@link TextSimilarity#RELATED_JACCARD} of their shingles (chance at most that of a pair at
+ * exactly that similarity).
  */
 public final class VerifiedPairs {
 
@@ -49,11 +53,9 @@ public final class VerifiedPairs {
         }
         this.sketch = sketch;
         this.simhash = simhash;
-        int[] radii = new int[GRID.size()];
-        int widest = 0;
-        for (int t = 0; t < radii.length; t++) {
-            radii[t] = radius(GRID.get(t));
-            widest = Math.max(widest, radii[t]);
+        Verification[] rules = new Verification[GRID.size()];
+        for (int t = 0; t < rules.length; t++) {
+            rules[t] = Verification.of(GRID.get(t));
         }
         long both = 0;
         int n = fingerprints.length;
@@ -66,14 +68,13 @@ public final class VerifiedPairs {
                     continue;
                 }
                 both++;
+                // what the rules read of a pair, once for all thresholds
                 int d = Long.bitCount(fingerprints[i] ^ fingerprints[j]);
-                if (d > widest) {
-                    continue;
-                }
-                double s = sketch.similarity(sketches[i], sketches[j]);
+                boolean shared = SketchBands.sharedBands(sketches[i], 0, sketches[j], 0) > 0;
+                int equal = sketch.equalBins(sketches[i], 0, sketches[j], 0);
                 Boolean rel = null; // asked once, only for a pair some threshold matches
-                for (int t = 0; t < radii.length; t++) {
-                    if (d <= radii[t] && s >= GRID.get(t)) {
+                for (int t = 0; t < rules.length; t++) {
+                    if (rules[t].candidates(d, shared) && rules[t].passes(equal)) {
                         matched[t]++;
                         if (rel == null) {
                             rel = relatedPair.test(i, j);
@@ -88,7 +89,7 @@ public final class VerifiedPairs {
         sketchedPairs = both;
     }
 
-    /** The candidate radius of threshold {@code s}, as the query derives it. */
+    /** The candidate radius of threshold {@code s}, as the query derives it (its candidates below {@link SketchBands#FROM}). */
     public static int radius(double s) {
         return CandidateRadius.radius(s);
     }
@@ -136,14 +137,17 @@ public final class VerifiedPairs {
     }
 
     /**
-     * The upper estimate at s: the simhash false-match rate of the candidate radius times the chance that an unrelated
-     * pair (similarity below {@link TextSimilarity#RELATED_JACCARD}) passes the sketch. NaN without pairs.
+     * The upper estimate at s: the chance that an unrelated pair (similarity below {@link TextSimilarity#RELATED_JACCARD})
+     * is a candidate (by the bands: that it shares a band at that similarity; by the radius: the simhash false-match rate of
+     * the candidate radius) times the chance that it passes the sketch. NaN without pairs.
      */
     public double estimatedRate(double s) {
         if (pairs() == 0) {
             return Double.NaN;
         }
-        return simhash.falseMatchRate(radius(s)) * sketchPassChance(s, TextSimilarity.RELATED_JACCARD);
+        double candidate = Verification.of(s).byBands() ? SketchBands.shareProbability(TextSimilarity.RELATED_JACCARD)
+            : simhash.falseMatchRate(radius(s));
+        return candidate * sketchPassChance(s, TextSimilarity.RELATED_JACCARD);
     }
 
     /** The rate a recommendation uses: the larger of the observed and the estimated one. Non-increasing in s. */

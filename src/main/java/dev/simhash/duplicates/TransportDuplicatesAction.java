@@ -584,7 +584,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         int doc = table.size();
                         table.add(hit.getIndex(), hit.getId(), hash, routing == null ? null : routing.getValue());
                         if (verification != null) {
-                            addSketch(doc, Verification.sketchOf(hit, hashPath), 0);
+                            addSketch(doc, FingerprintMappings.sketchOf(hit, hashPath), 0);
                         }
                         if (currentGroup != null) {
                             rememberCurrentGroup(doc, hit.field(request.writeGroupId()));

@@ -198,7 +198,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
                     hashes[i] = FingerprintMappings.fingerprintOf(found, fingerprints);
                 }
                 if (out != null) {
-                    out[i] = Verification.sketchOf(found, fingerprints.path());
+                    out[i] = FingerprintMappings.sketchOf(found, fingerprints.path());
                 }
             }
             listener.onResponse(new ById(hashes, out));
@@ -209,7 +209,7 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         SearchHit[] hits = response.getHits().getHits();
         byte[][] out = new byte[hits.length][];
         for (int i = 0; i < hits.length; i++) {
-            out[i] = Verification.sketchOf(hits[i], field);
+            out[i] = FingerprintMappings.sketchOf(hits[i], field);
         }
         return out;
     }

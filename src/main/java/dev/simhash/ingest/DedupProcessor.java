@@ -6,9 +6,10 @@ import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.MappedFingerprint;
 import dev.simhash.mapper.SimHashFieldType;
+import dev.simhash.query.SimHashQueryBuilder;
+import dev.simhash.request.FingerprintMappings;
 import dev.simhash.threshold.Thresholds;
 import dev.simhash.threshold.Verification;
-import dev.simhash.query.SimHashQueryBuilder;
 import dev.simhash.weights.WeightsRegistry;
 
 import org.apache.lucene.analysis.Analyzer;
@@ -461,7 +462,7 @@ public final class DedupProcessor extends AbstractProcessor {
                 DocumentField f = hits[h].field(options.simhashField());
                 if (f != null && f.getValues().isEmpty() == false && f.getValues().get(0) instanceof Number hash) {
                     hashes[h] = hash.longValue();
-                    sketches[h] = Verification.sketchOf(hits[h], options.simhashField());
+                    sketches[h] = FingerprintMappings.sketchOf(hits[h], options.simhashField());
                 }
             }
             for (int i = 0; i < b.lookups.size(); i++) {

@@ -16,6 +16,7 @@ import org.elasticsearch.search.SearchHit;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -293,5 +294,33 @@ public final class FingerprintMappings {
                 + SimHash.describe(v.toString()) + "], which is not a 64-bit decimal integer; request [" + hashPath
                 + "] without a format", e);
         }
+    }
+
+    /**
+     * The sketch of a hit, read through the {@code fields} option in the {@value dev.simhash.core.MinHashSketch#ALGORITHM} format or the
+     * {@value SimHashFieldType#FINGERPRINT_AND_SKETCH_FORMAT} format (the base64 value after the fingerprint), or null when the
+     * document has none.
+     */
+    public static byte[] sketchOf(SearchHit hit, String field) {
+        DocumentField f = hit.field(field);
+        String s = null;
+        if (f != null) {
+            for (Object v : f.getValues()) {
+                if (v instanceof String text) {
+                    s = text;
+                    break;
+                }
+            }
+        }
+        if (s == null) {
+            return null;
+        }
+        byte[] bytes;
+        try {
+            bytes = Base64.getDecoder().decode(s);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        return bytes.length == dev.simhash.core.MinHashSketch.BYTES ? bytes : null;
     }
 }

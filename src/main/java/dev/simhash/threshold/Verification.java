@@ -4,15 +4,10 @@ import dev.simhash.core.CandidateRadius;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.SketchBands;
-import dev.simhash.mapper.SimHashFieldType;
-
-import org.elasticsearch.common.document.DocumentField;
-import org.elasticsearch.search.SearchHit;
-
-import java.util.Base64;
 
 /**
- * A {@code min_similarity} threshold as fold and report apply it, by the query's rule: from {@link SketchBands#FROM} on,
+ * A {@code min_similarity} threshold as every endpoint applies it (the query, fold, report, calibrate and the ingest
+ * processor): from {@link SketchBands#FROM} on,
  * pairs whose sketches share a band are candidates ({@link #byBands()}); below, pairs of fingerprints within the threshold's
  * candidate radius ({@link CandidateRadius}). A candidate pair is linked only if the two documents' minhash-v1 sketches
  * estimate a similarity of at least the threshold. The integer form of the check ({@link #minEqualBins}) is the
@@ -49,6 +44,15 @@ public record Verification(double minSimilarity, int radius, int minEqualBins) {
         return candidates && linked(a, aOff, b, bOff);
     }
 
+    /**
+     * Whether a pair whose fingerprints are {@code distance} bits apart (-1: one has none) and whose sketches do or do not
+     * share a band value is a candidate of this threshold, for callers that measure a pair once for many thresholds.
+     */
+    public boolean candidates(int distance, boolean shareABand) {
+        // a document without a fingerprint stores no sketch either: never a candidate
+        return distance >= 0 && (byBands() ? shareABand : distance <= radius);
+    }
+
     /** Whether the sketches at {@code a[aOff..]} and {@code b[bOff..]} are similar enough to link their documents. */
     public boolean linked(byte[] a, int aOff, byte[] b, int bOff) {
         return passes(SKETCH.equalBins(a, aOff, b, bOff));
@@ -65,33 +69,5 @@ public record Verification(double minSimilarity, int radius, int minEqualBins) {
     /** The estimated similarity of two sketches. */
     public static double similarity(byte[] a, int aOff, byte[] b, int bOff) {
         return SKETCH.similarity(a, aOff, b, bOff);
-    }
-
-    /**
-     * The sketch of a hit, read through the {@code fields} option in the {@value MinHashSketch#ALGORITHM} format or the
-     * {@value SimHashFieldType#FINGERPRINT_AND_SKETCH_FORMAT} format (the base64 value after the fingerprint), or null when the
-     * document has none.
-     */
-    public static byte[] sketchOf(SearchHit hit, String field) {
-        DocumentField f = hit.field(field);
-        String s = null;
-        if (f != null) {
-            for (Object v : f.getValues()) {
-                if (v instanceof String text) {
-                    s = text;
-                    break;
-                }
-            }
-        }
-        if (s == null) {
-            return null;
-        }
-        byte[] bytes;
-        try {
-            bytes = Base64.getDecoder().decode(s);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        return bytes.length == MinHashSketch.BYTES ? bytes : null;
     }
 }

@@ -1,5 +1,7 @@
 package dev.simhash.calibrate;
 
+import dev.simhash.core.MinHashSketch;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -136,7 +138,8 @@ class CalibrationTest {
         for (int r = 0; r < d.length; r++) {
             EditSimilarity e = new EditSimilarity(Calibration.EDIT_RATES.get(r));
             for (int i = 0; i < d[r].length; i++) {
-                e.add(d[r][i], s[r][i]);
+                // the copies similar enough for the bands' thresholds share a band with their original, as near copies do
+                e.add(d[r][i], Double.isNaN(s[r][i]) ? -1 : MinHashSketch.V1.equalBinsFor(s[r][i]), s[r][i] >= 0.8);
             }
             out.add(e);
         }
@@ -174,6 +177,7 @@ class CalibrationTest {
         // 0.5: A-B, A-C, A-D, B-D match; B-D is related: 3 false matches of 6 pairs
         Map<String, Object> half = rows.get(0);
         assertEquals(0.5, half.get("min_similarity"));
+        assertEquals("radius", half.get("candidates"));
         assertEquals(16, half.get("radius"));
         assertEquals(4L, half.get("random_pairs_above"));
         assertEquals(1L, half.get("related_pairs_above"));
@@ -190,11 +194,12 @@ class CalibrationTest {
         assertEquals(3L, r75.get("random_pairs_above"));
         assertEquals(1.0 / 3, (double) r75.get("observed_false_match_rate"), 1e-12);
         Map<String, Object> r80 = rows.get(6);
+        assertEquals("bands", r80.get("candidates"));
         assertEquals(1L, r80.get("random_pairs_above"));
         assertEquals(1L, r80.get("related_pairs_above"));
         assertEquals(0.0, r80.get("observed_false_match_rate"));
         assertEquals("estimate", r80.get("false_match_rate_from"));
-        // recall at 0.8 (radius 13): 1%: all four copies (distances <= 3, similarities >= 0.8); 2%: 3 (0.7 is below);
+        // recall at 0.8 (candidates by the bands): 1%: all four copies (distances <= 3, similarities >= 0.8); 2%: 3 (0.7 is below);
         // 5%: 1 (0.8 at 2 bits); 10%: none (0.6, 0.5, no fingerprint, no fingerprint)
         assertEquals(Map.of("1%", 1.0, "2%", 0.75, "5%", 0.25, "10%", 0.0), r80.get("recall"));
         // recall at 0.5 (radius 16): 10%: 0.6 at 5 bits and 0.5 at 8 bits; the copies without a fingerprint are never found
@@ -209,13 +214,14 @@ class CalibrationTest {
         assertEquals(13, rec.get("radius"));
         assertEquals(r80.get("recall"), rec.get("recall"));
 
-        // similarity quantiles per rate: 10% has 0.6, 0.5, none (0), 0.2: sorted 0, 0.2, 0.5, 0.6; lower median 0.2, p5 0
+        // similarity quantiles per rate: 10% has 0.6, 0.5, none (0), 0.2: sorted 0, 0.2, 0.5, 0.6; lower median 0.2, p5 0,
+        // as a sketch estimates it (308 of 512 bins equal: 0.203125, rounded)
         List<Map<String, Object>> edits = (List<Map<String, Object>>) m.get("edits");
-        assertEquals(0.2, edits.get(3).get("median_similarity"));
+        assertEquals(0.2031, edits.get(3).get("median_similarity"));
         assertEquals(0.0, edits.get(3).get("p5_similarity"));
         assertEquals(1, edits.get(3).get("copies_without_sketch"));
-        // 1%: 0.8, 0.9, 1, 1: lower median 0.9
-        assertEquals(0.9, edits.get(0).get("median_similarity"));
+        // 1%: 0.8, 0.9, 1, 1: lower median 0.9 (487 bins: 0.90234375, rounded)
+        assertEquals(0.9023, edits.get(0).get("median_similarity"));
 
         // a target 0.4 admits 0.55 (1/3 observed, its estimate, about 0.1, is below that)
         Calibration looser = new Calibration(0.4, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",

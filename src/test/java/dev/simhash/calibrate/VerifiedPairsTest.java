@@ -1,6 +1,7 @@
 package dev.simhash.calibrate;
 
 import dev.simhash.core.MinHashSketch;
+import dev.simhash.core.SketchBands;
 
 import org.junit.jupiter.api.Test;
 
@@ -15,14 +16,25 @@ class VerifiedPairsTest {
     private static final MinHashSketch V1 = MinHashSketch.V1;
 
     /**
-     * A minhash-v1 sketch (512 one-bit bins, 64 bytes) with the bits from..to-1 set: two such sketches that differ in
-     * x bits have 512 - x equal bins, an estimated similarity of 2 (512 - x) / 512 - 1 = 1 - x / 256.
+     * A minhash-v1 sketch (512 one-bit bins in 64 bytes, then 14 band keys) with the bits from..to-1 set: two such sketches
+     * that differ in x bits have 512 - x equal bins, an estimated similarity of 2 (512 - x) / 512 - 1 = 1 - x / 256. Its
+     * band keys are drawn from (from, to): equal sketches share every band, different ones none.
      */
     static byte[] bits(int from, int to) {
-        byte[] b = new byte[64];
+        byte[] b = new byte[MinHashSketch.BYTES];
         for (int i = from; i < to; i++) {
             b[i >>> 3] |= (byte) (1 << (i & 7));
         }
+        byte[] keys = new byte[MinHashSketch.BYTES - 64];
+        new java.util.Random(1_000L * from + to).nextBytes(keys);
+        System.arraycopy(keys, 0, b, 64, keys.length);
+        return b;
+    }
+
+    /** {@code sketch} with the band keys of {@code other}: equal bins, other bands. */
+    static byte[] keysOf(byte[] sketch, byte[] other) {
+        byte[] b = sketch.clone();
+        System.arraycopy(other, 64, b, 64, MinHashSketch.BYTES - 64);
         return b;
     }
 
@@ -50,18 +62,25 @@ class VerifiedPairsTest {
     void countsOfAHandCheckedExample() {
         // A = 0, B = 1 (A-B: 1 bit), C far from both, D = 3 (1 bit from B, 2 from A) without a sketch
         long[] fps = { 0x0L, 0x1L, 0xFFFF_FFFFL, 0x3L };
-        // A-B differ in 64 bins: 0.75; A-C are identical sketches (1.0) but 32 bits apart: never candidates
+        // A-B differ in 64 bins: 0.75; A-C are identical sketches (1.0) 32 bits apart: candidates by the bands only
         byte[][] sketches = { bits(0, 0), bits(0, 64), bits(0, 0), null };
         VerifiedPairs v = new VerifiedPairs(fps, sketches, V1, RandomPairs.Related.NONE, RandomPairs.of(fps));
         assertEquals(6, v.pairs());
         assertEquals(3, v.sketchedPairs());
         for (double s : VerifiedPairs.GRID) {
-            long expected = s <= 0.75 ? 1 : 0; // only A-B, up to its similarity 0.75 (equal at 0.75 passes)
+            // below 0.78 the radius (at most 16 bits): A-B only, up to its similarity 0.75 (equal at 0.75 passes); from
+            // 0.8 the bands: A-C only, which share them all
+            long expected = 1;
             assertEquals(expected, v.matched(s), "at " + s);
             assertEquals(0, v.relatedMatched(s));
             assertEquals(expected / 6.0, v.observedRate(s), 1e-12, "at " + s);
         }
-        // the same pair related: matched, but not a false match
+        // the same pairs, A-C without a shared band: nothing from 0.8 on
+        byte[][] apart = { bits(0, 0), bits(0, 64), keysOf(bits(0, 0), bits(1, 1)), null };
+        VerifiedPairs withoutBands = new VerifiedPairs(fps, apart, V1, RandomPairs.Related.NONE, RandomPairs.of(fps));
+        assertEquals(1, withoutBands.matched(0.75));
+        assertEquals(0, withoutBands.matched(0.8));
+        // the pair A-B related: matched, but not a false match
         VerifiedPairs related = new VerifiedPairs(fps, sketches, V1, (i, j) -> i == 0 && j == 1, RandomPairs.of(fps));
         assertEquals(1, related.matched(0.6));
         assertEquals(1, related.relatedMatched(0.6));
@@ -70,14 +89,25 @@ class VerifiedPairsTest {
     }
 
     @Test
-    void pairsBeyondTheRadiusOfAThresholdAreNotItsMatches() {
-        // 14 bits apart, identical sketches: within the radius of 0.5..0.75 (16, 14), beyond that of 0.8 (13)
+    void eachThresholdTakesItsOwnCandidates() {
+        // 14 bits apart, identical sketches: within the radius of 0.5..0.75 (16, 14); from 0.8 on the shared bands decide,
+        // at any distance
         long[] fps = { 0x0L, 0x3FFFL };
-        VerifiedPairs v = new VerifiedPairs(fps, new byte[][] { bits(0, 10), bits(0, 10) }, V1, RandomPairs.Related.NONE,
+        byte[] sketch = bits(0, 10);
+        VerifiedPairs shared = new VerifiedPairs(fps, new byte[][] { sketch, sketch }, V1, RandomPairs.Related.NONE, RandomPairs.of(fps));
+        assertEquals(1, shared.matched(0.75));
+        assertEquals(1, shared.matched(0.8));
+        assertEquals(1, shared.matched(0.95));
+        VerifiedPairs apart = new VerifiedPairs(fps, new byte[][] { sketch, keysOf(sketch, bits(1, 1)) }, V1, RandomPairs.Related.NONE,
             RandomPairs.of(fps));
-        assertEquals(1, v.matched(0.75));
-        assertEquals(0, v.matched(0.8));
-        assertEquals(0, v.matched(0.95));
+        assertEquals(1, apart.matched(0.75));
+        assertEquals(0, apart.matched(0.8));
+        assertEquals(0, apart.matched(0.95));
+        // 17 bits apart: beyond every radius; the bands still find it
+        long[] far = { 0x0L, 0x1FFFFL };
+        VerifiedPairs beyond = new VerifiedPairs(far, new byte[][] { sketch, sketch }, V1, RandomPairs.Related.NONE, RandomPairs.of(far));
+        assertEquals(0, beyond.matched(0.75));
+        assertEquals(1, beyond.matched(0.8));
     }
 
     @Test
@@ -132,8 +162,11 @@ class VerifiedPairsTest {
         assertEquals(1, v.matched(0.55));
         assertEquals(1, v.matched(0.75));
         assertEquals(0, v.matched(0.8));
-        // the estimate: the simhash rate (1) times the chance that a pair at 0.5 passes
-        assertEquals(v.sketchPassChance(0.8, 0.5), v.estimatedRate(0.8), 0);
+        // the estimate below the bands: the simhash rate (1) times the chance that a pair at 0.5 passes; from the bands on,
+        // the chance that a pair at 0.5 shares a band (1 - (1 - 0.5^5)^14, 0.359) instead of the simhash rate
+        assertEquals(v.sketchPassChance(0.75, 0.5), v.estimatedRate(0.75), 0);
+        assertEquals(SketchBands.shareProbability(0.5) * v.sketchPassChance(0.8, 0.5), v.estimatedRate(0.8), 0);
+        assertEquals(0.359, SketchBands.shareProbability(0.5), 0.001);
         assertEquals(2.0 / 3, v.falseMatchRate(0.5), 1e-12);
         assertEquals("observed", v.falseMatchRateFrom(0.5));
         assertEquals("estimate", v.falseMatchRateFrom(0.8));
