@@ -7,7 +7,6 @@ import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.FingerprintField;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
-import dev.simhash.request.FingerprintMappings;
 import dev.simhash.threshold.Thresholds;
 import dev.simhash.threshold.Verification;
 
@@ -87,7 +86,7 @@ final class QueryPlanner {
 
     private static String noSketchReason(FingerprintField fp) {
         if (!fp.isFieldType()) {
-            return FingerprintMappings.PROCESSOR_OBJECT_HAS_NO_SKETCH;
+            return Thresholds.PROCESSOR_OBJECT_HAS_NO_SKETCH;
         }
         if (fp.fieldType().input() == SimHashFieldMapper.Input.FINGERPRINT) {
             return "it takes ready-made fingerprints ([input] = [fingerprint])";

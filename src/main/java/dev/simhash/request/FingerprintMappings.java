@@ -5,7 +5,6 @@ import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.mapper.SimHashFieldMapper;
 import dev.simhash.mapper.SimHashFieldType;
-import dev.simhash.threshold.Thresholds;
 
 import org.elasticsearch.action.fieldcaps.FieldCapabilities;
 import org.elasticsearch.action.fieldcaps.FieldCapabilitiesRequest;
@@ -17,7 +16,6 @@ import org.elasticsearch.search.SearchHit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -110,21 +108,6 @@ public final class FingerprintMappings {
             }
         }
         return List.copyOf(without);
-    }
-
-    /**
-     * The 400 of a {@code min_similarity} on a field without sketches: the object form, or a {@code simhash} field whose
-     * {@code sketch} is {@code none} in {@code without} (empty: in every target index).
-     */
-    /** Why the object the simhash processor writes stores no sketch, as the errors of {@code min_similarity} say it. */
-    public static final String PROCESSOR_OBJECT_HAS_NO_SKETCH = "it is the object the simhash processor writes, which holds fingerprints only";
-
-    public static IllegalArgumentException noSketch(Fingerprints fingerprints, String field, Collection<String> without) {
-        if (!fingerprints.isFieldType()) {
-            return Thresholds.noSketches(field, null, PROCESSOR_OBJECT_HAS_NO_SKETCH);
-        }
-        return Thresholds.noSketches(field, "in " + (without.isEmpty() ? "the target indices" : "indices " + without),
-            "its [sketch] is [none], and every target index must store them");
     }
 
     /**

@@ -12,6 +12,7 @@ import org.elasticsearch.action.support.IndicesOptions;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.common.util.concurrent.ThreadContext;
 
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -42,7 +43,7 @@ public final class ThresholdChoice {
                 // no sketch anywhere: the version's radius, as before sketches existed
                 listener.onResponse(null);
             } else {
-                listener.onFailure(FingerprintMappings.noSketch(fingerprints, field, List.of()));
+                listener.onFailure(noSketch(fingerprints, field, List.of()));
             }
             return;
         }
@@ -56,9 +57,21 @@ public final class ThresholdChoice {
                     return;
                 }
                 if (!without.isEmpty()) {
-                    throw FingerprintMappings.noSketch(fingerprints, field, without);
+                    throw noSketch(fingerprints, field, without);
                 }
                 l.onResponse(Verification.of(given));
             }), threadContext));
+    }
+
+    /**
+     * The 400 of a {@code min_similarity} on a field without sketches: the object form, or a {@code simhash} field whose
+     * {@code sketch} is {@code none} in {@code without} (empty: in every target index).
+     */
+    static IllegalArgumentException noSketch(Fingerprints fingerprints, String field, Collection<String> without) {
+        if (!fingerprints.isFieldType()) {
+            return Thresholds.noSketches(field, null, Thresholds.PROCESSOR_OBJECT_HAS_NO_SKETCH);
+        }
+        return Thresholds.noSketches(field, "in " + (without.isEmpty() ? "the target indices" : "indices " + without),
+            "its [sketch] is [none], and every target index must store them");
     }
 }

@@ -29,6 +29,9 @@ public final class Thresholds {
     /** The threshold of a request that gives none, where the field stores similarity sketches. */
     public static final double DEFAULT_MIN_SIMILARITY = MinHashSketch.DEFAULT_MIN_SIMILARITY;
 
+    /** Why the object the simhash processor writes stores no sketch, as the errors of {@code min_similarity} say it. */
+    public static final String PROCESSOR_OBJECT_HAS_NO_SKETCH = "it is the object the simhash processor writes, which holds fingerprints only";
+
     private Thresholds() {}
 
     /** Checks a {@code min_similarity}: in (0, 1], else a 400 naming it. */
