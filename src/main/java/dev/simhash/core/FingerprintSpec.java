@@ -225,8 +225,8 @@ public final class FingerprintSpec {
                     + allowed);
             }
         }
-        Version version = raw.get(VERSION) == null ? defaultVersion : (Version) parseValue(VERSION, raw.get(VERSION));
-        String weights = raw.get(WEIGHTS) == null ? null : (String) parseValue(WEIGHTS, raw.get(WEIGHTS));
+        Version version = raw.get(VERSION) == null ? defaultVersion : parseVersion(raw.get(VERSION));
+        String weights = raw.get(WEIGHTS) == null ? null : parseWeights(raw.get(WEIGHTS));
         for (String option : OPTIONS) {
             if (raw.get(option) != null && !version.options().contains(option)) {
                 throw invalid(option, "does not apply to " + version.algorithm() + ", which fixes its features (folded "
@@ -235,16 +235,13 @@ public final class FingerprintSpec {
             }
         }
         if (version == Version.V2) {
-            int minFeatures = raw.get(MIN_FEATURES) == null ? FingerprintOptions.DEFAULT_MIN_FEATURES
-                : (Integer) parseValue(MIN_FEATURES, raw.get(MIN_FEATURES));
+            int minFeatures = raw.get(MIN_FEATURES) == null ? FingerprintOptions.DEFAULT_MIN_FEATURES : parseMinFeatures(raw.get(MIN_FEATURES));
             return new FingerprintSpec(version, DEFAULT_ANALYZER, v2Options(minFeatures), weights);
         }
-        String analyzer = raw.get(ANALYZER) == null ? DEFAULT_ANALYZER : (String) parseValue(ANALYZER, raw.get(ANALYZER));
-        int shingleSize = raw.get(SHINGLE_SIZE) == null ? FingerprintOptions.DEFAULT_SHINGLE_SIZE
-            : (Integer) parseValue(SHINGLE_SIZE, raw.get(SHINGLE_SIZE));
-        Weighting weighting = raw.get(WEIGHTING) == null ? Weighting.DEFAULT : (Weighting) parseValue(WEIGHTING, raw.get(WEIGHTING));
-        int minFeatures = raw.get(MIN_FEATURES) == null ? FingerprintOptions.DEFAULT_MIN_FEATURES
-            : (Integer) parseValue(MIN_FEATURES, raw.get(MIN_FEATURES));
+        String analyzer = raw.get(ANALYZER) == null ? DEFAULT_ANALYZER : parseAnalyzer(raw.get(ANALYZER));
+        int shingleSize = raw.get(SHINGLE_SIZE) == null ? FingerprintOptions.DEFAULT_SHINGLE_SIZE : parseShingleSize(raw.get(SHINGLE_SIZE));
+        Weighting weighting = raw.get(WEIGHTING) == null ? Weighting.DEFAULT : parseWeighting(raw.get(WEIGHTING));
+        int minFeatures = raw.get(MIN_FEATURES) == null ? FingerprintOptions.DEFAULT_MIN_FEATURES : parseMinFeatures(raw.get(MIN_FEATURES));
         return new FingerprintSpec(version, analyzer, new FingerprintOptions(shingleSize, weighting, minFeatures), weights);
     }
 
@@ -254,55 +251,73 @@ public final class FingerprintSpec {
     }
 
     /**
-     * Converts and validates one raw option value: a {@link Version}, the analyzer name, an {@link Integer}
-     * or a {@link Weighting}.
+     * Converts and validates one raw option value by its name, for callers that handle every option alike (the mapping
+     * parameters, {@link #canonicalValue}): a {@link Version}, the analyzer name, an {@link Integer}, a {@link Weighting} or
+     * the weights table's name. Typed callers use the option's own parser ({@link #parseVersion} and the others).
      *
      * @throws IllegalArgumentException starting with the option in brackets
      */
     public static Object parseValue(String option, Object raw) {
-        switch (option) {
-            case VERSION:
-                return Version.fromOption(string(option, raw));
-            case ANALYZER: {
-                String name = string(option, raw);
-                if (name.isBlank()) {
-                    throw invalid(ANALYZER, "must be a non-empty analyzer name");
-                }
-                return name;
-            }
-            case SHINGLE_SIZE: {
-                int v = integer(option, raw);
-                if (v < 1 || v > FingerprintOptions.MAX_SHINGLE_SIZE) {
-                    throw invalid(SHINGLE_SIZE, "must be between 1 and " + FingerprintOptions.MAX_SHINGLE_SIZE
-                        + ", got [" + v + "]");
-                }
-                return v;
-            }
-            case WEIGHTING:
-                try {
-                    return Weighting.fromOption(string(option, raw));
-                } catch (IllegalArgumentException e) {
-                    throw invalid(WEIGHTING, e.getMessage());
-                }
-            case MIN_FEATURES: {
-                int v = integer(option, raw);
-                if (v < 1) {
-                    throw invalid(MIN_FEATURES, "must be at least 1, got [" + v + "]");
-                }
-                return v;
-            }
-            case WEIGHTS: {
-                String name = string(option, raw);
-                String reason = FeatureWeights.invalidNameReason(name);
-                if (reason != null) {
-                    throw invalid(WEIGHTS, "table name " + reason);
-                }
-                return name;
-            }
-            default:
-                throw invalid(SimHash.abbreviate(option), "is not a fingerprint option, expected one of "
-                    + OPTIONS);
+        return switch (option) {
+            case VERSION -> parseVersion(raw);
+            case ANALYZER -> parseAnalyzer(raw);
+            case SHINGLE_SIZE -> parseShingleSize(raw);
+            case WEIGHTING -> parseWeighting(raw);
+            case MIN_FEATURES -> parseMinFeatures(raw);
+            case WEIGHTS -> parseWeights(raw);
+            default -> throw invalid(SimHash.abbreviate(option), "is not a fingerprint option, expected one of " + OPTIONS);
+        };
+    }
+
+    /** {@code version}: {@code v1} or {@code v2}. */
+    public static Version parseVersion(Object raw) {
+        return Version.fromOption(string(VERSION, raw));
+    }
+
+    /** {@code analyzer}: a non-empty name (resolved later, by {@link #resolveAnalyzer}). */
+    public static String parseAnalyzer(Object raw) {
+        String name = string(ANALYZER, raw);
+        if (name.isBlank()) {
+            throw invalid(ANALYZER, "must be a non-empty analyzer name");
         }
+        return name;
+    }
+
+    /** {@code shingle_size}: 1 to {@value FingerprintOptions#MAX_SHINGLE_SIZE}. */
+    public static int parseShingleSize(Object raw) {
+        int v = integer(SHINGLE_SIZE, raw);
+        if (v < 1 || v > FingerprintOptions.MAX_SHINGLE_SIZE) {
+            throw invalid(SHINGLE_SIZE, "must be between 1 and " + FingerprintOptions.MAX_SHINGLE_SIZE + ", got [" + v + "]");
+        }
+        return v;
+    }
+
+    /** {@code weighting}: a {@link Weighting} by its option name. */
+    public static Weighting parseWeighting(Object raw) {
+        try {
+            return Weighting.fromOption(string(WEIGHTING, raw));
+        } catch (IllegalArgumentException e) {
+            throw invalid(WEIGHTING, e.getMessage());
+        }
+    }
+
+    /** {@code min_features}: at least 1. */
+    public static int parseMinFeatures(Object raw) {
+        int v = integer(MIN_FEATURES, raw);
+        if (v < 1) {
+            throw invalid(MIN_FEATURES, "must be at least 1, got [" + v + "]");
+        }
+        return v;
+    }
+
+    /** {@code weights}: a valid table name (the table is looked up later, by {@link #resolveWeights}). */
+    public static String parseWeights(Object raw) {
+        String name = string(WEIGHTS, raw);
+        String reason = FeatureWeights.invalidNameReason(name);
+        if (reason != null) {
+            throw invalid(WEIGHTS, "table name " + reason);
+        }
+        return name;
     }
 
     /**

@@ -222,7 +222,7 @@ public final class SimHashFieldMapper extends FieldMapper {
                 }
             }
             SimHashFieldType type = new SimHashFieldType(context.buildFullName(leafName()), in,
-                (FingerprintSpec.Version) FingerprintSpec.parseValue(FingerprintSpec.VERSION, version.getValue()), spec, fingerprinter,
+                FingerprintSpec.parseVersion(version.getValue()), spec, fingerprinter,
                 sketchName.equals(NO_SKETCH) ? null : MinHashSketch.V1, meta.getValue(), bandFilters);
             return new SimHashFieldMapper(leafName(), type, builderParams(this, context), this);
         }
