@@ -165,6 +165,11 @@ public final class Calibration {
      * {@code warnings}.
      */
     public Map<String, Object> toMap() {
+        return toMap(List.of());
+    }
+
+    /** {@link #toMap()} with {@code moreWarnings} (about the target indices, which the sample does not know) after its own. */
+    public Map<String, Object> toMap(List<String> moreWarnings) {
         Map<String, Object> out = new LinkedHashMap<>();
         Map<String, Object> sample = new LinkedHashMap<>();
         sample.put("docs_total", counts.docsTotal());
@@ -269,7 +274,7 @@ public final class Calibration {
                 srec.put("min_similarity", null);
                 srec.put("chosen_by", "too_few_documents");
                 out.put("similarity_recommendation", srec);
-                out.put("warnings", warnings(k));
+                out.put("warnings", warnings(k, moreWarnings));
                 return out;
             }
             srec.put("min_similarity", s);
@@ -281,7 +286,7 @@ public final class Calibration {
             srec.put("recall", recallAt(s));
             out.put("similarity_recommendation", srec);
         }
-        out.put("warnings", warnings(k));
+        out.put("warnings", warnings(k, moreWarnings));
         return out;
     }
 
@@ -289,6 +294,12 @@ public final class Calibration {
     private String from(int k) {
         double estimated = pairs.estimatedRate(k);
         return Double.isNaN(estimated) || pairs.observedRate(k) >= estimated ? "observed" : "estimate";
+    }
+
+    private List<String> warnings(int k, List<String> moreWarnings) {
+        List<String> w = warnings(k);
+        w.addAll(moreWarnings);
+        return w;
     }
 
     private List<String> warnings(int k) {

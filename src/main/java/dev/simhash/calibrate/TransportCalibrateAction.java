@@ -56,7 +56,6 @@ import org.elasticsearch.transport.TransportService;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -635,25 +634,20 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
                 report.put("sample_size_limited_by", "index.max_result_window");
             }
             report.put("max_edited_docs", MAX_EDITED_DOCS);
-            report.putAll(calibration.toMap());
             Set<Object> specs = new LinkedHashSet<>();
             types.values().forEach(t -> specs.add(t.spec().toMap()));
             Set<String> sketchNames = new LinkedHashSet<>();
             types.values().forEach(t -> sketchNames.add(t.sketch() == null ? "none" : MinHashSketch.ALGORITHM));
+            List<String> warnings = new ArrayList<>();
             if (sketchNames.size() > 1) {
-                @SuppressWarnings("unchecked")
-                List<String> warnings = new ArrayList<>((Collection<String>) report.get("warnings"));
                 warnings.add("some target indices store a similarity sketch in [" + request.field() + "] and some do not: the report "
                     + "covers radii ([max_distance]) only");
-                report.put("warnings", warnings);
             }
             if (specs.size() > 1) {
-                @SuppressWarnings("unchecked")
-                List<String> warnings = new ArrayList<>((Collection<String>) report.get("warnings"));
                 warnings.add("the target indices fingerprint [" + request.field() + "] with different options " + specs
                     + ": each document's copies are fingerprinted with its own index's options, and [fingerprint] shows the first");
-                report.put("warnings", warnings);
             }
+            report.putAll(calibration.toMap(warnings));
             return new CalibrateResponse(report);
         }
 
