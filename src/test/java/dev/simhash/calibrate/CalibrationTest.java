@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -229,6 +230,24 @@ class CalibrationTest {
         assertEquals(0.55, looser.recommendedMinSimilarity(), 0);
         List<String> w = (List<String>) looser.toMap().get("warnings");
         assertTrue(w.stream().noneMatch(x -> x.startsWith("no [min_similarity]")), w.toString());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void warningsAboutTheTargetIndicesFollowTheSamplesOwn() {
+        long[] fps = { 1L, 1L, 1L };
+        byte[][] sketches = { VerifiedPairsTest.bits(0, 5), VerifiedPairsTest.bits(0, 5), VerifiedPairsTest.bits(0, 5) };
+        RandomPairs pairs = RandomPairs.of(fps);
+        VerifiedPairs v = new VerifiedPairs(fps, sketches, dev.simhash.core.MinHashSketch.V1, RandomPairs.Related.NONE, pairs);
+        Calibration c = new Calibration(0.5, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",
+            new Calibration.Verified(v, similarities()));
+        List<String> own = (List<String>) c.toMap().get("warnings");
+        assertFalse(own.isEmpty(), "this sample warns of its own");
+        List<String> all = (List<String>) c.toMap(List.of("about the indices", "and their options")).get("warnings");
+        List<String> expected = new ArrayList<>(own);
+        expected.add("about the indices");
+        expected.add("and their options");
+        assertEquals(expected, all);
     }
 
     @Test
