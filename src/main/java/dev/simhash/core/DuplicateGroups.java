@@ -63,6 +63,59 @@ public final class DuplicateGroups {
             }
             return position;
         }
+
+        /**
+         * The fingerprints of the documents in the page's groups ({@code hashes} by document, as {@code components} grouped
+         * them), distinct and sorted, each with its group's position in the page: what a member fetch searches for. Every
+         * document with one of these fingerprints is in that group (identical fingerprints are always linked).
+         */
+        public Listed listed(long[] hashes, NearDuplicateComponents components) {
+            int[] position = pagePositions(components.componentCount());
+            long[] found = new long[16];
+            int n = 0;
+            for (int doc = 0; doc < hashes.length; doc++) {
+                if (position[components.componentOf(doc)] >= 0) {
+                    if (n == found.length) {
+                        found = Arrays.copyOf(found, n + (n >> 1));
+                    }
+                    found[n++] = hashes[doc];
+                }
+            }
+            Arrays.sort(found, 0, n);
+            int m = 0;
+            for (int i = 0; i < n; i++) {
+                if (m == 0 || found[m - 1] != found[i]) {
+                    found[m++] = found[i];
+                }
+            }
+            long[] sorted = Arrays.copyOf(found, m);
+            int[] page = new int[m];
+            for (int doc = 0; doc < hashes.length; doc++) {
+                int p = position[components.componentOf(doc)];
+                if (p >= 0) {
+                    page[Arrays.binarySearch(sorted, hashes[doc])] = p;
+                }
+            }
+            return new Listed(sorted, page);
+        }
+
+        /** Heap that {@link #listed} takes for {@code listedDocs} documents in the page's groups, at most. */
+        public static long listedBytes(int componentCount, long listedDocs) {
+            // the page positions; the fingerprints growing by half, their distinct copy and its positions
+            return (long) componentCount * Integer.BYTES + listedDocs * (12 + 8 + 4);
+        }
+    }
+
+    /**
+     * The fingerprints of a page's members, sorted and distinct ({@code hashes}), and the page position of each one's group
+     * ({@code page}, by the same index).
+     */
+    public record Listed(long[] hashes, int[] page) {
+        /** The page position of the group of fingerprint {@code hash} among {@code hashes[from..to)}, or -1 when it is not one. */
+        public int pageOf(long hash, int from, int to) {
+            int k = Arrays.binarySearch(hashes, from, to, hash);
+            return k < 0 ? -1 : page[k];
+        }
     }
 
     /** Selects groups {@code [from, from + size)} in report order: largest first, then by group id. */

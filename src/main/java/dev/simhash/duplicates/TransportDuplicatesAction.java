@@ -776,8 +776,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
         private final class MemberFetch {
             private final NearDuplicateComponents components;
             private final DuplicateGroups.Selection selection;
-            private final long[] memberHashes; // sorted, distinct
-            private final int[] pageOfHash;
+            private final DuplicateGroups.Listed listed;
             private final List<List<DuplicateGroups.Member>> members = new ArrayList<>();
 
             MemberFetch(long[] hashes, NearDuplicateComponents components, DuplicateGroups.Selection selection) {
@@ -787,40 +786,15 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                     members.add(new ArrayList<>());
                 }
                 if (request.maxMembers() == 0 || selection.components().length == 0) {
-                    memberHashes = new long[0];
-                    pageOfHash = new int[0];
+                    listed = new DuplicateGroups.Listed(new long[0], new int[0]);
                     return;
                 }
                 long listedDocs = 0;
                 for (int c : selection.components()) {
                     listedDocs += components.componentSize(c);
                 }
-                // the page positions, the listed fingerprints (growing by half), their sorted copy, distinct ones and pages
-                memory.add((long) components.componentCount() * Integer.BYTES + listedDocs * (12 + 8 + 8 + 4), "members to fetch");
-                int[] position = selection.pagePositions(components.componentCount());
-                Longs listed = new Longs();
-                for (int doc = 0; doc < hashes.length; doc++) {
-                    if (position[components.componentOf(doc)] >= 0) {
-                        listed.add(hashes[doc]);
-                    }
-                }
-                long[] sorted = Arrays.copyOf(listed.values, listed.size);
-                Arrays.sort(sorted);
-                int m = 0;
-                for (int i = 0; i < sorted.length; i++) {
-                    if (m == 0 || sorted[m - 1] != sorted[i]) {
-                        sorted[m++] = sorted[i];
-                    }
-                }
-                memberHashes = Arrays.copyOf(sorted, m);
-                pageOfHash = new int[m];
-                // every document with fingerprint h is in the component of h: find it through any such document
-                for (int doc = 0; doc < hashes.length; doc++) {
-                    int p = position[components.componentOf(doc)];
-                    if (p >= 0) {
-                        pageOfHash[Arrays.binarySearch(memberHashes, hashes[doc])] = p;
-                    }
-                }
+                memory.add(DuplicateGroups.Selection.listedBytes(components.componentCount(), listedDocs), "members to fetch");
+                listed = selection.listed(hashes, components);
             }
 
             void start() {
@@ -830,6 +804,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
             private void batch(int from, Object[] searchAfter) {
                 task.ensureNotCancelled();
+                long[] memberHashes = listed.hashes();
                 if (from >= memberHashes.length) {
                     done();
                     return;
@@ -851,10 +826,10 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
                         memory.add(bytes, "members fetched");
                         for (SearchHit hit : hits) {
                             Long hash = FingerprintMappings.fingerprintOf(hit, fingerprints);
-                            int k = hash == null ? -1 : Arrays.binarySearch(memberHashes, from, to, hash);
+                            int p = hash == null ? -1 : listed.pageOf(hash, from, to);
                             // a document with several values may match through another one: count it in its own batch only
-                            if (k >= 0) {
-                                members.get(pageOfHash[k]).add(new DuplicateGroups.Member(hit.getIndex(), hit.getId()));
+                            if (p >= 0) {
+                                members.get(p).add(new DuplicateGroups.Member(hit.getIndex(), hit.getId()));
                             }
                         }
                         if (hits.length == pageSize) {

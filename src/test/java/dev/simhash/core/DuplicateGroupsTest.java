@@ -44,4 +44,38 @@ class DuplicateGroupsTest {
         assertEquals(List.of(), DuplicateGroups.page(t, c, Integer.MAX_VALUE, 1000, 10).groups());
         assertEquals(List.of(), DuplicateGroups.page(t, c, 0, 10, 0).groups().get(0).members());
     }
+
+    /**
+     * The fingerprints a member fetch searches for: exactly the distinct fingerprints of the documents in the page's
+     * groups, sorted, each mapped to its group's page position (checked against every document, on random planted data).
+     */
+    @Test
+    void theListedFingerprintsAreThoseOfThePagesMembersWithTheirGroupsPositions() {
+        java.util.Random r = new java.util.Random(5);
+        for (int round = 0; round < 50; round++) {
+            long[] hashes = FingerprintSets.planted(r, 50 + r.nextInt(400), 1 + r.nextInt(20), 3);
+            NearDuplicateComponents c = NearDuplicateComponents.find(hashes, 3, NEVER);
+            DuplicateGroups.Selection selection = DuplicateGroups.select(c, r.nextInt(4), r.nextInt(6));
+            DuplicateGroups.Listed listed = selection.listed(hashes, c);
+            int[] position = selection.pagePositions(c.componentCount());
+            java.util.TreeMap<Long, Integer> expected = new java.util.TreeMap<>();
+            for (int doc = 0; doc < hashes.length; doc++) {
+                int p = position[c.componentOf(doc)];
+                if (p >= 0) {
+                    Integer before = expected.put(hashes[doc], p);
+                    assertEquals(before == null ? p : before, p, "one fingerprint, one group");
+                }
+            }
+            assertEquals(List.copyOf(expected.keySet()), java.util.Arrays.stream(listed.hashes()).boxed().toList(), "round " + round);
+            for (int i = 0; i < listed.hashes().length; i++) {
+                assertEquals(expected.get(listed.hashes()[i]), listed.page()[i]);
+                assertEquals(listed.page()[i], listed.pageOf(listed.hashes()[i], 0, listed.hashes().length));
+            }
+            for (long h : hashes) {
+                if (!expected.containsKey(h)) {
+                    assertEquals(-1, listed.pageOf(h, 0, listed.hashes().length), "a fingerprint off the page");
+                }
+            }
+        }
+    }
 }
