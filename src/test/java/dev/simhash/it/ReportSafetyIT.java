@@ -359,8 +359,9 @@ class ReportSafetyIT {
             Rest.Answer shortLived = admin.post("/rs-slow/_simhash/duplicates", toJson(body));
             assertEquals(200, shortLived.status(), shortLived.toString().substring(0, Math.min(2000, shortLived.toString().length())));
             long grouping = ((Number) shortLived.at("phases_ms.group")).longValue();
-            // without renewal the point in time is gone 1.2 s after the last page (keep-alive + reaper interval)
-            assertTrue(grouping >= 2000, "grouping must outlast the keep-alive to prove anything, took " + grouping + " ms");
+            // without renewal the point in time is gone 1.2 s after the last page (keep-alive + reaper interval): grouping that
+            // takes longer, with a margin, proves the renewal (on a quiet machine it takes about 1.9 s, loaded 3 s and more)
+            assertTrue(grouping >= 1500, "grouping must outlast the keep-alive to prove anything, took " + grouping + " ms");
             assertTrue(((Number) shortLived.at("groups_total")).intValue() > 100, shortLived.toString().substring(0, 500));
             assertEquals(DuplicatesIT.groups(reference), DuplicatesIT.groups(shortLived));
             assertEquals((Object) reference.at("groups_total"), shortLived.at("groups_total"));
