@@ -12,6 +12,7 @@ import org.elasticsearch.client.Response;
 import org.elasticsearch.client.ResponseException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -224,6 +225,7 @@ class CalibrateMemoryIT {
     }
 
     @Test
+    @Tag("smoke")
     void bigDocumentsInNearDuplicatePairs() {
         collectGarbage();
         long before = requestBreakerBytes();
@@ -238,6 +240,7 @@ class CalibrateMemoryIT {
     }
 
     @Test
+    @Tag("smoke")
     void manyMidSizeNearDuplicates() {
         collectGarbage();
         long before = requestBreakerBytes();
@@ -252,6 +255,7 @@ class CalibrateMemoryIT {
     }
 
     @Test
+    @Tag("smoke")
     void aLowRequestBreakerAnswers429() {
         // what the earlier tests left on this small heap must not trip the parent breaker before the request breaker
         collectGarbage();
@@ -314,6 +318,7 @@ class CalibrateMemoryIT {
      * the report answers within a minute, with the breaker released.
      */
     @Test
+    @Tag("smoke")
     void longTextsAreEditedInLinearTimeWithinTheWordBudget() {
         String index = "calib-mem-long";
         admin.ok("PUT", "/" + index, """

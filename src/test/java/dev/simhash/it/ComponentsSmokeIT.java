@@ -8,6 +8,7 @@ import dev.simhash.core.TextFingerprinter;
 import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * core's, so a version whose node fingerprints differently fails here.
  */
 @ExtendWith(RealNodeExtension.class)
+@Tag("smoke")
 class ComponentsSmokeIT {
 
     private static final String INDEX = "smoke-news";

@@ -10,6 +10,7 @@ import dev.simhash.it.support.SampleCorpus;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -109,6 +110,7 @@ class FieldTypeIT {
      * indexes the next documents.
      */
     @Test
+    @Tag("smoke")
     void aTextArrayWithoutAFingerprintIndexesWithoutOneAndTheShardStaysHealthy() {
         String index = "ft-weighted";
         rest.ok("PUT", "/_simhash/weights/ft-only-kept", """

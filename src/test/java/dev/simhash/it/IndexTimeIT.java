@@ -12,6 +12,7 @@ import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -136,6 +137,7 @@ class IndexTimeIT {
     }
 
     @Test
+    @Tag("smoke")
     void simulateReproducesEveryGoldenVector() {
         List<GoldenVectors.Case> cases = GoldenVectors.load();
         for (GoldenVectors.Case c : cases) {
@@ -161,6 +163,7 @@ class IndexTimeIT {
     }
 
     @Test
+    @Tag("smoke")
     void fieldTypeAndProcessorReproduceEveryV2GoldenVector() {
         // the field type's default version and the processor with version v2; cases with per-feature factors need a weights table
         List<GoldenVectorsV2.Case> cases = GoldenVectorsV2.load().stream().filter(c -> c.featureWeights() == null).toList();
@@ -337,6 +340,7 @@ class IndexTimeIT {
     }
 
     @Test
+    @Tag("smoke")
     void coreFilterAndProcessorAgreeOnTheRealNode() {
         for (String text : List.of(EN, ZH, MIXED, EN + " " + ZH)) {
             long core = core(text);

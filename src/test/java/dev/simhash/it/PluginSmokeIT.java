@@ -4,6 +4,7 @@ import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.RealNodes;
 import dev.simhash.it.support.Rest;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The plugin zip, installed with elasticsearch-plugin into the real distribution, loads in a running node. */
 @ExtendWith(RealNodeExtension.class)
+@Tag("smoke")
 class PluginSmokeIT {
 
     @Test

@@ -9,6 +9,7 @@ import dev.simhash.it.support.Rest;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * through a long grouping, and writing group ids only where the caller may write and where no user data is overwritten.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("smoke")
 class ReportSafetyIT {
 
     static final String PASSWORD = "simhash-secret-1";

@@ -5,6 +5,7 @@ import dev.simhash.it.support.RealNodeExtension;
 import dev.simhash.it.support.Rest;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(RealNodeExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("smoke")
 class SketchFieldIT {
 
     static final String INDEX = "sketch-field";

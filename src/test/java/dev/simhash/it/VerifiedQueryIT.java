@@ -10,6 +10,7 @@ import dev.simhash.it.support.Rest;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(RealNodeExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("smoke")
 class VerifiedQueryIT {
 
     static final String INDEX = "verified-news";

@@ -8,6 +8,7 @@ import dev.simhash.it.support.Rest;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * an index the caller may not read is neither used nor revealed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("smoke")
 class VerifiedQuerySecurityIT {
 
     static final String STORY = "the harbor street bridge will close to all traffic for six weeks from monday while crews replace the "

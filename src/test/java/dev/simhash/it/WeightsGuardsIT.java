@@ -6,6 +6,7 @@ import dev.simhash.it.support.Rest;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * in bytes, one by one and all together.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("smoke")
 class WeightsGuardsIT {
 
     static final String PASSWORD = "simhash-secret-2";

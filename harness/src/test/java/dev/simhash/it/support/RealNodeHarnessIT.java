@@ -1,5 +1,6 @@
 package dev.simhash.it.support;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and are counted apart from the plugin's tests ("harness checks" in the test summary of ./run test).
  */
 @ExtendWith(RealNodeExtension.class)
+@Tag("smoke")
 class RealNodeHarnessIT {
 
     @Test
