@@ -23,25 +23,39 @@ import java.util.stream.Stream;
  */
 public final class RollingUpgrade {
 
-    static final String DEFAULT_FROM = "8.19.21";
-    static final String DEFAULT_TO = "9.5.4";
-    /** The pairs {@code --all} runs: every supported older line to the target. */
-    static final List<String> ALL_FROM = List.of("8.19.21", "9.2.4");
+    /**
+     * The releases {@code --all} upgrades from (every supported older line), the first of them the default {@code --from},
+     * and the default {@code --to}: es-versions's {@code upgrade} record and default, which {@code ./run upgrade} passes as
+     * these properties (comma-separated, and one release).
+     */
+    private static final String FROM_PROPERTY = "simhash.upgrade.from";
+    private static final String TO_PROPERTY = "simhash.upgrade.to";
     private static final String DEFAULT_HEAP = "640m";
     private static final String USAGE = "usage: ./run upgrade [--from VERSION] [--to VERSION] [--all] [--seed S] [--heap 640m]";
 
     private RollingUpgrade() {}
 
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            System.err.println("the property [" + property + "] is not set: run this program with ./run upgrade, which reads the "
+                + "releases from es-versions");
+            System.exit(2);
+        }
+        return value;
+    }
+
     public static void main(String[] args) throws IOException {
-        List<String> froms = new ArrayList<>(List.of(DEFAULT_FROM));
-        String to = DEFAULT_TO;
+        List<String> allFrom = List.of(required(FROM_PROPERTY).split(","));
+        List<String> froms = new ArrayList<>(allFrom.subList(0, 1));
+        String to = required(TO_PROPERTY);
         long seed = 1;
         String heap = DEFAULT_HEAP;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--from" -> froms = List.of(value(args, ++i));
                 case "--to" -> to = value(args, ++i);
-                case "--all" -> froms = ALL_FROM;
+                case "--all" -> froms = allFrom;
                 case "--seed" -> seed = Long.parseLong(value(args, ++i));
                 case "--heap" -> heap = value(args, ++i);
                 default -> usage();
