@@ -61,9 +61,9 @@ quietly() {
 }
 
 # The build units (CONTRIBUTING.md, "Build units"): the plugin (pom.xml, src/), the harness (harness/), the benchmarks
-# (bench/) and the demo (demo/), with their parent and aggregator units/pom.xml (the one version, the default
-# Elasticsearch build). bench and demo depend on the built plugin and the harness through the local Maven repository,
-# always for the default Elasticsearch version.
+# (bench/), the demo (demo/) and the operations drivers (drivers/: soak, chaos, rolling upgrade), with their parent and
+# aggregator units/pom.xml (the one version, the default Elasticsearch build). bench, demo and drivers depend on the
+# built plugin and the harness through the local Maven repository, always for the default Elasticsearch version.
 
 # install_plugin_and_harness [MAVEN OPTIONS...]: the units' parent, the plugin jar and zip (tests skipped; the
 # Elasticsearch distribution lands in target/es-distribution on the way) and the harness, into the local Maven repository.
@@ -72,7 +72,7 @@ install_plugin_and_harness() {
   "${MVN[@]}" -q -f units -pl :simhash-elasticsearch,:simhash-harness -am -DskipTests install "$@"
 }
 
-# build_unit UNIT CLASSPATH_FILE [MAVEN OPTIONS...]: installs the plugin and the harness, compiles UNIT (bench, demo)
+# build_unit UNIT CLASSPATH_FILE [MAVEN OPTIONS...]: installs the plugin and the harness, compiles UNIT (bench, demo, drivers)
 # and writes its run-time class path (without its own classes) to CLASSPATH_FILE.
 build_unit() {
   local unit=$1 cp_file=$2
@@ -100,13 +100,15 @@ own_snapshots() {
   (IFS=:; echo "${out[*]}") > "$cp_file"
 }
 
-# Builds the plugin zip, fetches the ES distribution and the demo unit with its class path, for the mains that drive a
-# real node (demo, soak, chaos, upgrade); Maven's output goes to $1/build.log.
+# build_for_main DIR [UNIT]: builds the plugin zip, fetches the ES distribution and UNIT (demo, the default, or drivers)
+# with its class path, for the mains that drive a real node (demo; soak, chaos, upgrade); Maven's output goes to
+# DIR/build.log.
 build_for_main() {
+  local unit=${2:-demo}
   clean_if_other_version "$DEFAULT_ES"   # before the log is opened: a clean deletes target/
   mkdir -p "$1"
-  quietly "building the plugin, the harness and the demo with Maven (the first run downloads ~250 MB)" "$1/build.log" \
-    build_unit demo "$1/classpath.txt"
+  quietly "building the plugin, the harness and the $unit with Maven (the first run downloads ~250 MB)" "$1/build.log" \
+    build_unit "$unit" "$1/classpath.txt"
 }
 
 # run_main UNIT WORKDIR CLASS [JVM options...] -- [args...]: runs a main class of UNIT with the harness's inputs.

@@ -19,6 +19,8 @@ final class ReportRun {
 
     final ChaosState.Index index;
     final String taskId;
+    /** The report's id, which {@code GET _simhash/duplicates/<id>} reads (its task's id is another one). */
+    final String reportId;
     final long startedAt;
     volatile long endedAt;
     volatile End end;
@@ -27,9 +29,10 @@ final class ReportRun {
     /** For a failed report: how its stored error counts (unavailability is allowed, anything else is a defect). */
     volatile Outcomes.Category errorCategory;
 
-    ReportRun(ChaosState.Index index, String taskId, long startedAt) {
+    ReportRun(ChaosState.Index index, String taskId, String reportId, long startedAt) {
         this.index = index;
         this.taskId = taskId;
+        this.reportId = reportId;
         this.startedAt = startedAt;
     }
 

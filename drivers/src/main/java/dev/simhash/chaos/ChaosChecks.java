@@ -100,7 +100,7 @@ final class ChaosChecks {
     private void rewriteGroups(ChaosState.Index index) {
         Rest.Answer a = rest.ok("POST", "/" + index.name() + "/_simhash/duplicates?wait_for_completion=false", toJson(Map.of("field", index
             .field(), "max_distance", ChaosState.REPORT_DISTANCE, "write_group_id", ChaosState.GROUP_FIELD, "size", 0)));
-        ReportRun run = new ReportRun(index, a.at("task"), System.nanoTime());
+        ReportRun run = new ReportRun(index, a.at("task"), a.at("id"), System.nanoTime());
         load.awaitReport(run);
         if (run.end != ReportRun.End.COMPLETED) {
             throw new AssertionError("the rewrite of group ids ended " + run.end + ": " + run.error);

@@ -231,7 +231,7 @@ final class ChaosLoad {
         if (a == null) {
             return;
         }
-        ReportRun run = new ReportRun(index, a.at("task"), started);
+        ReportRun run = new ReportRun(index, a.at("task"), a.at("id"), started);
         s.reports.add(run);
         awaitReport(run);
     }
@@ -240,7 +240,7 @@ final class ChaosLoad {
     void awaitReport(ReportRun run) {
         long limit = System.nanoTime() + REPORT_POLL_LIMIT_NANOS;
         while (System.nanoTime() < limit && run.end == null) {
-            Poll p = pollReport(run.taskId);
+            Poll p = pollReport(run);
             switch (p.state()) {
                 case GONE, INTERRUPTED -> {
                     run.end = ReportRun.End.LOST;
@@ -284,9 +284,11 @@ final class ChaosLoad {
      * _simhash/duplicates/<id>} where the plugin has it (its reports are kept there, and {@code GET _tasks/<id>} only
      * shows running ones), otherwise {@code GET _tasks/<id>} (the task result stored in {@code .tasks}).
      */
-    Poll pollReport(String taskId) {
+    Poll pollReport(ReportRun run) {
         s.outcomes.op("report poll");
-        String path = Boolean.FALSE.equals(reportEndpoint) ? "/_tasks/" + taskId : "/_simhash/duplicates/" + taskId;
+        // the report endpoint reads a report by its own id; the tasks API by the task's
+        String path = Boolean.FALSE.equals(reportEndpoint) || run.reportId == null ? "/_tasks/" + run.taskId
+            : "/_simhash/duplicates/" + run.reportId;
         Rest.Answer a;
         try {
             a = s.rest.get(path);
@@ -298,7 +300,7 @@ final class ChaosLoad {
             boolean missing = a.status() == 400 && a.body().contains("no handler found");
             reportEndpoint = !missing;
             if (missing) {
-                return pollReport(taskId);
+                return pollReport(run);
             }
         }
         if (a.status() == 404) {
