@@ -50,8 +50,7 @@ public final class Thresholds {
         try {
             value = parser.doubleValue();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("[" + MIN_SIMILARITY + "] must be a number, got [" + SimHash.abbreviate(parser.text()) + "]",
-                e);
+            throw notANumber(parser.text(), e);
         }
         return minSimilarity(value);
     }
@@ -67,9 +66,12 @@ public final class Thresholds {
         try {
             return minSimilarity(Double.parseDouble(raw.toString()));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("[" + MIN_SIMILARITY + "] must be a number, got [" + SimHash.abbreviate(raw.toString()) + "]",
-                e);
+            throw notANumber(raw.toString(), e);
         }
+    }
+
+    private static IllegalArgumentException notANumber(String given, Exception cause) {
+        return new IllegalArgumentException("[" + MIN_SIMILARITY + "] must be a number, got [" + SimHash.abbreviate(given) + "]", cause);
     }
 
     /** A {@code min_similarity} URL parameter, or null when the request has none. */

@@ -40,8 +40,10 @@ public record Verification(double minSimilarity, int radius, int minEqualBins) {
      * radius, fingerprints within it; and either way sketches similar enough ({@link #linked}).
      */
     public boolean accepts(long hashA, byte[] a, int aOff, long hashB, byte[] b, int bOff) {
-        boolean candidates = byBands() ? SketchBands.sharedBands(a, aOff, b, bOff) > 0 : SimHash.distance(hashA, hashB) <= radius;
-        return candidates && linked(a, aOff, b, bOff);
+        // only the rule's own measure is taken: the shared bands or the distance
+        boolean bands = byBands();
+        return candidates(bands ? 0 : SimHash.distance(hashA, hashB), bands && SketchBands.sharedBands(a, aOff, b, bOff) > 0)
+            && linked(a, aOff, b, bOff);
     }
 
     /**

@@ -232,15 +232,20 @@ class CalibrationTest {
         assertTrue(w.stream().noneMatch(x -> x.startsWith("no [min_similarity]")), w.toString());
     }
 
-    @Test
-    @SuppressWarnings("unchecked")
-    void warningsAboutTheTargetIndicesFollowTheSamplesOwn() {
+    /** Three documents identical in fingerprint and sketch, none related, at target 0.5: every threshold matches all pairs. */
+    private static Calibration identicalTriple() {
         long[] fps = { 1L, 1L, 1L };
         byte[][] sketches = { VerifiedPairsTest.bits(0, 5), VerifiedPairsTest.bits(0, 5), VerifiedPairsTest.bits(0, 5) };
         RandomPairs pairs = RandomPairs.of(fps);
         VerifiedPairs v = new VerifiedPairs(fps, sketches, dev.simhash.core.MinHashSketch.V1, RandomPairs.Related.NONE, pairs);
-        Calibration c = new Calibration(0.5, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",
+        return new Calibration(0.5, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",
             new Calibration.Verified(v, similarities()));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void warningsAboutTheTargetIndicesFollowTheSamplesOwn() {
+        Calibration c = identicalTriple();
         List<String> own = (List<String>) c.toMap().get("warnings");
         assertFalse(own.isEmpty(), "this sample warns of its own");
         List<String> all = (List<String>) c.toMap(List.of("about the indices", "and their options")).get("warnings");
@@ -254,12 +259,7 @@ class CalibrationTest {
     @SuppressWarnings("unchecked")
     void whenNoThresholdKeepsToTheTargetTheDefaultIsRecommended() {
         // all pairs identical in fingerprint and sketch, and none related: every threshold matches all of them
-        long[] fps = { 1L, 1L, 1L };
-        byte[][] sketches = { VerifiedPairsTest.bits(0, 5), VerifiedPairsTest.bits(0, 5), VerifiedPairsTest.bits(0, 5) };
-        RandomPairs pairs = RandomPairs.of(fps);
-        VerifiedPairs v = new VerifiedPairs(fps, sketches, dev.simhash.core.MinHashSketch.V1, RandomPairs.Related.NONE, pairs);
-        Calibration c = new Calibration(0.5, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",
-            new Calibration.Verified(v, similarities()));
+        Calibration c = identicalTriple();
         assertEquals(0.8, c.recommendedMinSimilarity(), 0);
         Map<String, Object> m = c.toMap();
         Map<String, Object> rec = (Map<String, Object>) m.get("similarity_recommendation");
