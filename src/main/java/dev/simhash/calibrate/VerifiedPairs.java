@@ -54,8 +54,10 @@ public final class VerifiedPairs {
         this.sketch = sketch;
         this.simhash = simhash;
         Verification[] rules = new Verification[GRID.size()];
+        int widest = 0; // the widest radius of the thresholds the radius decides
         for (int t = 0; t < rules.length; t++) {
             rules[t] = Verification.of(GRID.get(t));
+            widest = rules[t].byBands() ? widest : Math.max(widest, rules[t].radius());
         }
         long both = 0;
         int n = fingerprints.length;
@@ -71,6 +73,9 @@ public final class VerifiedPairs {
                 // what the rules read of a pair, once for all thresholds
                 int d = Long.bitCount(fingerprints[i] ^ fingerprints[j]);
                 boolean shared = SketchBands.sharedBands(sketches[i], 0, sketches[j], 0) > 0;
+                if (d > widest && !shared) {
+                    continue; // no threshold's candidate (most random pairs): the bins need not be compared
+                }
                 int equal = sketch.equalBins(sketches[i], 0, sketches[j], 0);
                 Boolean rel = null; // asked once, only for a pair some threshold matches
                 for (int t = 0; t < rules.length; t++) {
