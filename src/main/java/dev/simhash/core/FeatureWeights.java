@@ -27,6 +27,14 @@ public interface FeatureWeights extends ToDoubleFunction<String> {
     interface Tables {
         /** The table of that name, or null when there is none. */
         FeatureWeights get(String name);
+
+        /**
+         * Whether every table there is is known: false while a node has yet to learn them (a restart before the cluster
+         * state is recovered), when a table missing now may still come.
+         */
+        default boolean recovered() {
+            return true;
+        }
     }
 
     /**

@@ -1,20 +1,17 @@
 package dev.simhash.core;
 
-import org.apache.lucene.analysis.Analyzer;
-
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * How a text becomes a fingerprint: algorithm version, feature analyzer, shingle size, weighting and
  * minimum number of features. The one place where these options are named, defaulted, parsed and
  * validated, for the token filter, the ingest processor, the {@code simhash} field type and the query
- * alike; and the one rule by which an analyzer name is resolved. Immutable.
+ * alike. Immutable; {@link Fingerprinters} turns it into a fingerprinter.
  */
 public final class FingerprintSpec {
 
@@ -274,7 +271,7 @@ public final class FingerprintSpec {
         return Version.fromOption(string(VERSION, raw));
     }
 
-    /** {@code analyzer}: a non-empty name (resolved later, by {@link #resolveAnalyzer}). */
+    /** {@code analyzer}: a non-empty name (resolved later, by {@link Fingerprinters#analyzer}). */
     public static String parseAnalyzer(Object raw) {
         String name = string(ANALYZER, raw);
         if (name.isBlank()) {
@@ -310,7 +307,7 @@ public final class FingerprintSpec {
         return v;
     }
 
-    /** {@code weights}: a valid table name (the table is looked up later, by {@link #resolveWeights}). */
+    /** {@code weights}: a valid table name (the table is looked up later, by {@link Fingerprinters#weights}). */
     public static String parseWeights(Object raw) {
         String name = string(WEIGHTS, raw);
         String reason = FeatureWeights.invalidNameReason(name);
@@ -387,92 +384,19 @@ public final class FingerprintSpec {
         return m;
     }
 
-    /**
-     * The one rule for analyzer names: a built-in feature analyzer ({@code default}, {@code standard},
-     * {@code whitespace}) by that name, otherwise whatever {@code others} knows by that name (the
-     * node's global analyzers, or an index's analyzers where an index is at hand).
-     *
-     * @throws IllegalArgumentException naming {@code [analyzer]} when neither knows the name
-     */
-    public Analyzer resolveAnalyzer(Function<String, Analyzer> others) {
-        return resolveAnalyzer(others, "the node or the index");
-    }
-
-    /**
-     * {@link #resolveAnalyzer(Function)}, saying in the error where {@code others} looked, e.g. {@code the node}.
-     */
-    public Analyzer resolveAnalyzer(Function<String, Analyzer> others, String where) {
-        FeatureAnalyzer builtIn = builtInAnalyzer();
-        if (builtIn != null) {
-            return builtIn.analyzer();
-        }
-        Analyzer a = others == null ? null : others.apply(analyzer);
-        if (a == null) {
-            throw invalid(ANALYZER, "unknown analyzer [" + SimHash.abbreviate(analyzer)
-                + "]: use one of [default, standard, whitespace] or the name of an analyzer of " + where);
-        }
-        return a;
-    }
-
     /** Whether the analyzer is one of the built-in feature analyzers, or v2's own (needs no index or node to resolve). */
     public boolean hasBuiltInAnalyzer() {
         return version == Version.V2 || builtInAnalyzer() != null;
     }
 
-    private FeatureAnalyzer builtInAnalyzer() {
+    /** The built-in feature analyzer of that name, or null: another analyzer, resolved by {@link Fingerprinters#analyzer}. */
+    FeatureAnalyzer builtInAnalyzer() {
         for (FeatureAnalyzer a : FeatureAnalyzer.values()) {
             if (a.optionName().equals(analyzer)) {
                 return a;
             }
         }
         return null;
-    }
-
-    /** A fingerprinter for this spec, its analyzer resolved by {@link #resolveAnalyzer}. */
-    public TextFingerprinter fingerprinter(Function<String, Analyzer> others) {
-        return fingerprinter(others, "the node or the index");
-    }
-
-    /** {@link #fingerprinter(Function)}, saying in an error where {@code others} looked, e.g. {@code the node}. */
-    public TextFingerprinter fingerprinter(Function<String, Analyzer> others, String where) {
-        return fingerprinter(others, where, null);
-    }
-
-    /**
-     * {@link #fingerprinter(Function, String)} whose features' weights are multiplied by the factors of the spec's
-     * {@code weights} table, looked up in {@code tables} each time a text is fingerprinted (so a fingerprinter built
-     * before the table is known, e.g. while a node restarts, works once it is; see {@link #resolveWeights}).
-     */
-    public TextFingerprinter fingerprinter(Function<String, Analyzer> others, String where, FeatureWeights.Tables tables) {
-        TextFingerprinter f = version == Version.V2 ? TextFingerprinter.v2(options.minFeatures())
-            : new TextFingerprinter(resolveAnalyzer(others, where), options);
-        return weights == null ? f : f.withFactors(() -> resolveWeights(tables));
-    }
-
-    /**
-     * The spec's feature-weight table, looked up by name: null when the spec has none.
-     *
-     * @throws IllegalArgumentException naming {@code [weights]} when there is no such table, or it holds another version's features
-     */
-    public FeatureWeights resolveWeights(FeatureWeights.Tables tables) {
-        if (weights == null) {
-            return null;
-        }
-        FeatureWeights table = tables == null ? null : tables.get(weights);
-        if (table == null) {
-            throw invalid(WEIGHTS, "no feature-weight table [" + weights + "]: create it with PUT _simhash/weights/" + weights);
-        }
-        if (table.version() != version) {
-            throw invalid(WEIGHTS, "table [" + weights + "] holds " + table.version().algorithm() + " features, this fingerprint is "
-                + version.algorithm() + ": use a table computed for [" + version.optionName() + "]");
-        }
-        if (weightsDigest != null && !weightsDigest.equals(table.digest())) {
-            throw invalid(WEIGHTS, "table [" + weights + "] is not the table this field was created with: the field recorded ["
-                + WEIGHTS_DIGEST + "] [" + weightsDigest + "], the table's digest is [" + table.digest() + "] (it was deleted and made "
-                + "again with other weights); fingerprints made with it would not match the stored ones. Put the original table back "
-                + "under this name, or copy the documents into a new field");
-        }
-        return table;
     }
 
     @Override

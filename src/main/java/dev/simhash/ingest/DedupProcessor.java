@@ -2,6 +2,7 @@ package dev.simhash.ingest;
 
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.compat.CompatProcessorFactory;
+import dev.simhash.core.FeatureWeights;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.TextFingerprinter;
 import dev.simhash.mapper.MappedFingerprint;
@@ -10,7 +11,6 @@ import dev.simhash.query.SimHashQueryBuilder;
 import dev.simhash.request.FingerprintMappings;
 import dev.simhash.threshold.Thresholds;
 import dev.simhash.threshold.Verification;
-import dev.simhash.weights.WeightsRegistry;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.elasticsearch.ElasticsearchStatusException;
@@ -84,7 +84,7 @@ public final class DedupProcessor extends AbstractProcessor {
     /** The node's services a lookup needs. */
     record Services(Client client, ThreadContext threadContext, CompatIndices indices, RecentDocuments recent,
                     BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler, AnalysisRegistry analysis,
-                    WeightsRegistry weights) {}
+                    FeatureWeights.Tables weights) {}
 
     private final Options options;
     private final Services services;
@@ -500,9 +500,9 @@ public final class DedupProcessor extends AbstractProcessor {
         private final RecentDocuments recent;
         private final BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler;
         private final AnalysisRegistry analysis;
-        private final WeightsRegistry weights;
+        private final FeatureWeights.Tables weights;
 
-        public Factory(Processor.Parameters parameters, RecentDocuments recent, WeightsRegistry weights) {
+        public Factory(Processor.Parameters parameters, RecentDocuments recent, FeatureWeights.Tables weights) {
             this.client = parameters.client;
             this.threadContext = parameters.threadContext;
             this.indices = CompatIndices.of(parameters.ingestService);

@@ -1,12 +1,13 @@
 package dev.simhash.ingest;
 
 import dev.simhash.compat.CompatProcessorFactory;
+import dev.simhash.core.FeatureWeights;
+import dev.simhash.core.Fingerprinters;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintFields;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
-import dev.simhash.weights.WeightsRegistry;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.elasticsearch.index.analysis.AnalysisRegistry;
@@ -149,14 +150,14 @@ public final class SimHashProcessor extends AbstractProcessor {
     public static final class Factory extends CompatProcessorFactory {
 
         private final AnalysisRegistry analysisRegistry;
-        private final WeightsRegistry weights;
+        private final FeatureWeights.Tables weights;
 
         public Factory(AnalysisRegistry analysisRegistry) {
             this(analysisRegistry, null);
         }
 
         /** A factory whose processors find the feature-weight tables ({@code weights}) in the node's registry (null: none). */
-        public Factory(AnalysisRegistry analysisRegistry, WeightsRegistry weights) {
+        public Factory(AnalysisRegistry analysisRegistry, FeatureWeights.Tables weights) {
             this.analysisRegistry = analysisRegistry;
             this.weights = weights;
         }
@@ -183,12 +184,12 @@ public final class SimHashProcessor extends AbstractProcessor {
             try {
                 FingerprintSpec spec = FingerprintSpec.parse(raw);
                 // the node's global analyzers: an ingest node has no index at hand
-                TextFingerprinter fingerprinter = spec.fingerprinter(this::globalAnalyzer, "the node (an ingest processor cannot use an "
+                TextFingerprinter fingerprinter = Fingerprinters.of(spec, this::globalAnalyzer, "the node (an ingest processor cannot use an "
                     + "index's own analyzers; a simhash field can)", weights);
                 if (weights == null || weights.recovered()) {
                     // a missing table is refused when the pipeline is put; while the node starts (pipelines re-created before
                     // the cluster state is recovered) the table is looked up when a document is processed
-                    spec.resolveWeights(weights);
+                    Fingerprinters.weights(spec, weights);
                 }
                 return new SimHashProcessor(tag, description, field, targetField, ignoreMissing, fingerprinter);
             } catch (FingerprintSpec.InvalidOptionException e) {

@@ -1,9 +1,10 @@
 package dev.simhash.mapper;
 
+import dev.simhash.core.FeatureWeights;
+import dev.simhash.core.Fingerprinters;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.TextFingerprinter;
-import dev.simhash.weights.WeightsRegistry;
 
 import org.apache.lucene.analysis.Analyzer;
 
@@ -60,8 +61,8 @@ public record MappedFingerprint(FingerprintSpec spec, MinHashSketch sketch) {
      * The fingerprinter of the spec, with the node's analyzers (a field whose analyzer is defined in its index's settings is
      * refused, naming the analyzer).
      */
-    public TextFingerprinter fingerprinter(Function<String, Analyzer> nodeAnalyzers, String where, WeightsRegistry weights) {
-        return spec.fingerprinter(nodeAnalyzers, where, weights);
+    public TextFingerprinter fingerprinter(Function<String, Analyzer> nodeAnalyzers, String where, FeatureWeights.Tables weights) {
+        return Fingerprinters.of(spec, nodeAnalyzers, where, weights);
     }
 
     /** Whether two fields give the same fingerprints and sketches to the same text. */

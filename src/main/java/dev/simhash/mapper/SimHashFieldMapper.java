@@ -1,12 +1,13 @@
 package dev.simhash.mapper;
 
+import dev.simhash.core.FeatureWeights;
+import dev.simhash.core.Fingerprinters;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SketchBands;
 import dev.simhash.core.SimHash;
 import dev.simhash.core.TextFingerprinter;
-import dev.simhash.weights.WeightsRegistry;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Field;
@@ -71,7 +72,7 @@ public final class SimHashFieldMapper extends FieldMapper {
      * The type parser of fields whose {@code weights} tables are found in the node's registry (null: none), and whose queries
      * look up only the band values the shard's filter may hold ({@code bandFilters}; null: every value).
      */
-    public static TypeParser parser(WeightsRegistry weights, BandFilters bandFilters) {
+    public static TypeParser parser(FeatureWeights.Tables weights, BandFilters bandFilters) {
         return new TypeParser((name, context) -> new Builder(name, context.getIndexAnalyzers(), weights, bandFilters));
     }
 
@@ -152,17 +153,17 @@ public final class SimHashFieldMapper extends FieldMapper {
             XContentBuilder::stringStringMap, Objects::toString);
 
         private final IndexAnalyzers indexAnalyzers;
-        private final WeightsRegistry weightsRegistry;
+        private final FeatureWeights.Tables weightTables;
         private final BandFilters bandFilters;
 
         public Builder(String name, IndexAnalyzers indexAnalyzers) {
             this(name, indexAnalyzers, null, null);
         }
 
-        public Builder(String name, IndexAnalyzers indexAnalyzers, WeightsRegistry weightsRegistry, BandFilters bandFilters) {
+        public Builder(String name, IndexAnalyzers indexAnalyzers, FeatureWeights.Tables weightTables, BandFilters bandFilters) {
             super(name);
             this.indexAnalyzers = indexAnalyzers;
-            this.weightsRegistry = weightsRegistry;
+            this.weightTables = weightTables;
             this.bandFilters = bandFilters;
             // the version decides what every stored fingerprint means: always written into the mapping, so that a later
             // change of the default never changes the meaning of an existing field
@@ -198,20 +199,20 @@ public final class SimHashFieldMapper extends FieldMapper {
                 // a mapping read back from the cluster state (a node starting, a restored snapshot) is not a new field
                 boolean recovery = context.getMergeReason() == MapperService.MergeReason.MAPPING_RECOVERY;
                 String digest = weightsDigest.getValue() != null ? weightsDigest.getValue() : keptDigest;
-                if (named.weights() != null && digest == null && !recovery && weightsRegistry != null && weightsRegistry.recovered()) {
+                if (named.weights() != null && digest == null && !recovery && weightTables != null && weightTables.recovered()) {
                     // a new field records which table it is made with, as it records its version
-                    digest = named.resolveWeights(weightsRegistry).digest();
+                    digest = Fingerprinters.weights(named, weightTables).digest();
                 }
                 spec = named.withWeightsDigest(digest);
                 sketchName = sketchOf(named.version(), recovery);
-                fingerprinter = spec.fingerprinter(this::indexAnalyzer, "the index", weightsRegistry);
-                if (weightsRegistry == null || weightsRegistry.recovered()) {
+                fingerprinter = Fingerprinters.of(spec, this::indexAnalyzer, "the index", weightTables);
+                if (weightTables == null || weightTables.recovered()) {
                     // a missing table is refused when the mapping is put; mappings read while the node starts (before the
                     // cluster state is recovered) look their table up when a document is indexed. A field whose table is
                     // another one now (e.g. restored from a snapshot) is refused when it fingerprints, never here: a mapping
                     // is also built when a shard is allocated or restored, and some lines do not tell that apart from a
                     // put, so refusing here could leave the index without its shards
-                    named.resolveWeights(weightsRegistry);
+                    Fingerprinters.weights(named, weightTables);
                 }
             } else {
                 for (Parameter<?> p : List.of(analyzer, shingleSize, weighting, minFeatures, weights, weightsDigest, sketch)) {
@@ -249,7 +250,7 @@ public final class SimHashFieldMapper extends FieldMapper {
     /** The version recorded in the mapping (also for [input] = [fingerprint], where it decides nothing). */
     private final Object version;
     private final IndexAnalyzers indexAnalyzers;
-    private final WeightsRegistry weightsRegistry;
+    private final FeatureWeights.Tables weightTables;
     private final BandFilters bandFilters;
 
     private SimHashFieldMapper(String leafName, SimHashFieldType type, BuilderParams params, Builder builder) {
@@ -257,7 +258,7 @@ public final class SimHashFieldMapper extends FieldMapper {
         this.input = type.input();
         this.version = builder.version.getValue();
         this.indexAnalyzers = builder.indexAnalyzers;
-        this.weightsRegistry = builder.weightsRegistry;
+        this.weightTables = builder.weightTables;
         this.bandFilters = builder.bandFilters;
     }
 
@@ -296,7 +297,7 @@ public final class SimHashFieldMapper extends FieldMapper {
 
     @Override
     public FieldMapper.Builder getMergeBuilder() {
-        return new Builder(leafName(), indexAnalyzers, weightsRegistry, bandFilters).init(this);
+        return new Builder(leafName(), indexAnalyzers, weightTables, bandFilters).init(this);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.simhash.query;
 
+import dev.simhash.core.Fingerprinters;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.MinHashSketch;
 import dev.simhash.core.SimHash;
@@ -137,7 +138,7 @@ final class QueryPlanner {
                     + "fingerprint with a [simhash] field to use an index's analyzer");
             }
             try {
-                fingerprinter = spec.fingerprinter(name -> context.getIndexAnalyzers().get(name), "the node", q.weightTables());
+                fingerprinter = Fingerprinters.of(spec, name -> context.getIndexAnalyzers().get(name), "the node", q.weightTables());
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("[" + SimHashQueryBuilder.NAME + "] " + e.getMessage(), e);
             }

@@ -2,6 +2,7 @@ package dev.simhash.weights;
 
 import dev.simhash.breaker.RequestMemory;
 import dev.simhash.compat.lucene.CompatHits;
+import dev.simhash.core.Fingerprinters;
 import dev.simhash.core.FeatureBag;
 import dev.simhash.core.FingerprintSpec;
 import dev.simhash.core.TextFingerprinter;
@@ -115,7 +116,7 @@ public final class TransportPutWeightsAction extends HandledTransportAction<PutW
                 + "([default], [standard], [whitespace]) or for v2, got [" + spec.analyzer() + "]"));
             return;
         }
-        new Job(t, child, request, spec.fingerprinter(null, "the node"), listener).open();
+        new Job(t, child, request, Fingerprinters.of(spec, null, "the node"), listener).open();
     }
 
     private void store(PutWeightsTask task, Client child, WeightsTable table,

@@ -57,6 +57,7 @@ public final class WeightsRegistry implements FeatureWeights.Tables, ClusterStat
      * configurations (pipelines, mappings) naming it can be refused; before (a node starting) they are accepted and the
      * table is looked up when first used.
      */
+    @Override
     public boolean recovered() {
         return recovered;
     }

@@ -63,7 +63,7 @@ class FeatureWeightsFingerprintTest {
         List<GoldenVectorsV2.Case> weighted = GoldenVectorsV2.load().stream().filter(c -> c.featureWeights() != null).toList();
         assertTrue(weighted.size() >= 3, "the v2 golden vectors have weighted cases");
         return weighted.stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> {
-            TextFingerprinter f = v2("idf", c.minFeatures()).fingerprinter(null, "test",
+            TextFingerprinter f = Fingerprinters.of(v2("idf", c.minFeatures()), null, "test",
                 only("idf", new Table(FingerprintSpec.Version.V2, c.featureWeights(), 1.0)));
             assertEquals(c.expected(), hex(f.fingerprint(c.texts())), c.id());
             if (c.texts().size() == 1) {
@@ -114,7 +114,7 @@ class FeatureWeightsFingerprintTest {
             all.put(feature, factors.getOrDefault(feature, defaultWeight));
         }
         OptionalLong expected = ReferenceSimHashV2.fingerprint(texts, minFeatures, all);
-        TextFingerprinter f = v2("t", minFeatures).fingerprinter(null, "test",
+        TextFingerprinter f = Fingerprinters.of(v2("t", minFeatures), null, "test",
             only("t", new Table(FingerprintSpec.Version.V2, factors, defaultWeight)));
         assertEquals(hex(expected), hex(f.fingerprint(texts)), "seed " + seed);
         FeatureBag bag = f.newBag();
@@ -156,7 +156,7 @@ class FeatureWeightsFingerprintTest {
 
         FingerprintSpec spec = FingerprintSpec.parse(Map.of("analyzer", "whitespace", "shingle_size", shingleSize,
             "weighting", weighting.optionName(), "min_features", minFeatures, "weights", "t1"));
-        TextFingerprinter f = spec.fingerprinter(null, "test", only("t1", new Table(FingerprintSpec.Version.V1, factors, defaultWeight)));
+        TextFingerprinter f = Fingerprinters.of(spec, null, "test", only("t1", new Table(FingerprintSpec.Version.V1, factors, defaultWeight)));
         assertEquals(hex(expected), hex(f.fingerprint(String.join(" ", tokens))), "seed " + seed);
     }
 
@@ -164,24 +164,24 @@ class FeatureWeightsFingerprintTest {
     void unitFactorsChangeNothingAndZeroDropsAFeature() {
         String text = "the quick brown fox jumps over the lazy dog";
         OptionalLong plain = SimHashV2.fingerprint(text, 1);
-        TextFingerprinter ones = v2("ones", 1).fingerprinter(null, "test", only("ones", new Table(FingerprintSpec.Version.V2, Map.of(), 1.0)));
+        TextFingerprinter ones = Fingerprinters.of(v2("ones", 1), null, "test", only("ones", new Table(FingerprintSpec.Version.V2, Map.of(), 1.0)));
         assertEquals(hex(plain), hex(ones.fingerprint(text)));
-        TextFingerprinter dropThe = v2("x", 1).fingerprinter(null, "test",
+        TextFingerprinter dropThe = Fingerprinters.of(v2("x", 1), null, "test",
             only("x", new Table(FingerprintSpec.Version.V2, Map.of("the", 0.0), 1.0)));
         Map<String, Double> withoutThe = new HashMap<>();
         SimHashV2.features(List.of(text)).keySet().forEach(feature -> withoutThe.put(feature, feature.equals("the") ? 0.0 : 1.0));
         assertEquals(hex(ReferenceSimHashV2.fingerprint(List.of(text), 1, withoutThe)), hex(dropThe.fingerprint(text)));
         assertNotEquals(hex(plain), hex(dropThe.fingerprint(text)));
-        TextFingerprinter dropAll = v2("z", 1).fingerprinter(null, "test", only("z", new Table(FingerprintSpec.Version.V2, Map.of(), 0.0)));
+        TextFingerprinter dropAll = Fingerprinters.of(v2("z", 1), null, "test", only("z", new Table(FingerprintSpec.Version.V2, Map.of(), 0.0)));
         assertFalse(dropAll.fingerprint(text).isPresent(), "every feature left out: no fingerprint, never 0");
     }
 
     @Test
     void minFeaturesCountsOnlyTheFeaturesKept() {
         // "a b" has 3 features (a, b, "a b"); dropping "a" leaves 2
-        TextFingerprinter f = v2("t", 3).fingerprinter(null, "test", only("t", new Table(FingerprintSpec.Version.V2, Map.of("a", 0.0), 1.0)));
+        TextFingerprinter f = Fingerprinters.of(v2("t", 3), null, "test", only("t", new Table(FingerprintSpec.Version.V2, Map.of("a", 0.0), 1.0)));
         assertFalse(f.fingerprint("a b").isPresent());
-        TextFingerprinter g = v2("t", 2).fingerprinter(null, "test", only("t", new Table(FingerprintSpec.Version.V2, Map.of("a", 0.0), 1.0)));
+        TextFingerprinter g = Fingerprinters.of(v2("t", 2), null, "test", only("t", new Table(FingerprintSpec.Version.V2, Map.of("a", 0.0), 1.0)));
         assertTrue(g.fingerprint("a b").isPresent());
     }
 
@@ -189,7 +189,7 @@ class FeatureWeightsFingerprintTest {
     void aBagCountsOnlyTheFeaturesItWeighs() {
         // the simhash field adds its Lucene fields once a document has min_features distinct features: with a table,
         // features with factor 0 do not count, so a fingerprint is never promised for a text that has none
-        TextFingerprinter f = v2("t", 1).fingerprinter(null, "test", only("t", new Table(FingerprintSpec.Version.V2, Map.of("b", 1.0), 0.0)));
+        TextFingerprinter f = Fingerprinters.of(v2("t", 1), null, "test", only("t", new Table(FingerprintSpec.Version.V2, Map.of("b", 1.0), 0.0)));
         FeatureBag bag = f.newBag();
         f.addText("a", bag);
         assertEquals(0, bag.distinctFeatures());
@@ -201,7 +201,7 @@ class FeatureWeightsFingerprintTest {
         assertEquals(0, bag.distinctFeatures());
         // v1 with a document shorter than one shingle: its one feature (the tokens joined) counts unless its factor is 0
         FingerprintSpec v1 = FingerprintSpec.parse(Map.of("analyzer", "whitespace", "shingle_size", 3, "weights", "t"));
-        TextFingerprinter g = v1.fingerprinter(null, "test", only("t", new Table(FingerprintSpec.Version.V1, Map.of("x y", 0.0), 1.0)));
+        TextFingerprinter g = Fingerprinters.of(v1, null, "test", only("t", new Table(FingerprintSpec.Version.V1, Map.of("x y", 0.0), 1.0)));
         FeatureBag b1 = g.newBag();
         g.addText("x y", b1);
         assertEquals(0, b1.distinctFeatures());
@@ -233,7 +233,7 @@ class FeatureWeightsFingerprintTest {
     @Test
     void aMissingTableOrOneOfAnotherVersionNamesTheOptionWhenUsed() {
         Map<String, FeatureWeights> tables = new HashMap<>();
-        TextFingerprinter f = v2("later", 1).fingerprinter(null, "test", tables::get);
+        TextFingerprinter f = Fingerprinters.of(v2("later", 1), null, "test", tables::get);
         // built before the table exists (a node restarting): fails only when used, naming the option
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> f.fingerprint("some text"));
         assertEquals("[weights] no feature-weight table [later]: create it with PUT _simhash/weights/later", e.getMessage());
@@ -243,14 +243,14 @@ class FeatureWeightsFingerprintTest {
         e = assertThrows(IllegalArgumentException.class, () -> f.fingerprint("some text"));
         assertEquals("[weights] table [later] holds simhash-v1 features, this fingerprint is simhash-v2: use a table computed for [v2]",
             e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> v2("later", 1).resolveWeights(null));
-        assertEquals(null, FingerprintSpec.DEFAULTS.resolveWeights(null), "no weights option: nothing to resolve");
+        assertThrows(IllegalArgumentException.class, () -> Fingerprinters.weights(v2("later", 1), null));
+        assertEquals(null, Fingerprinters.weights(FingerprintSpec.DEFAULTS, null), "no weights option: nothing to resolve");
     }
 
     @Test
     void aFactorFunctionReturningAnInvalidFactorIsRefused() {
         for (double bad : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY}) {
-            TextFingerprinter f = v2("t", 1).fingerprinter(null, "test", only("t", new Table(FingerprintSpec.Version.V2, Map.of(), bad)));
+            TextFingerprinter f = Fingerprinters.of(v2("t", 1), null, "test", only("t", new Table(FingerprintSpec.Version.V2, Map.of(), bad)));
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> f.fingerprint("a b"));
             assertTrue(e.getMessage().contains("must be a finite number >= 0"), e.getMessage());
         }
@@ -260,6 +260,6 @@ class FeatureWeightsFingerprintTest {
     void withoutWeightsTheFingerprinterIsThePlainOne() {
         TextFingerprinter f = new TextFingerprinter(new WhitespaceAnalyzer(), FingerprintOptions.DEFAULTS);
         assertFalse(f.hasFactors());
-        assertTrue(FingerprintSpec.parse(Map.of("weights", "x")).fingerprinter(null, "test", n -> null).hasFactors());
+        assertTrue(Fingerprinters.of(FingerprintSpec.parse(Map.of("weights", "x")), null, "test", n -> null).hasFactors());
     }
 }

@@ -47,14 +47,14 @@ class FingerprintSpecTest {
         assertFalse(pinned.equals(named), "the digest decides which weights the fingerprints have");
         assertEquals(named.toMap(), pinned.toMap(), "not one of the rendered options");
         FeatureWeights same = tableWithDigest(d1);
-        assertSame(same, pinned.resolveWeights(name -> same));
+        assertSame(same, Fingerprinters.weights(pinned, name -> same));
         FeatureWeights other = tableWithDigest(d2);
-        assertSame(other, named.resolveWeights(name -> other), "without a digest any table of the name will do");
+        assertSame(other, Fingerprinters.weights(named, name -> other), "without a digest any table of the name will do");
         assertEquals("[weights] table [t] is not the table this field was created with: the field recorded [weights_digest] [" + d1
                 + "], the table's digest is [" + d2 + "] (it was deleted and made again with other weights); fingerprints made with it "
                 + "would not match the stored ones. Put the original table back under this name, or copy the documents into a new field",
-            assertThrows(IllegalArgumentException.class, () -> pinned.resolveWeights(name -> other)).getMessage());
-        assertThrows(IllegalArgumentException.class, () -> pinned.fingerprinter(null, "the node", name -> other).fingerprint("a b c"));
+            assertThrows(IllegalArgumentException.class, () -> Fingerprinters.weights(pinned, name -> other)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Fingerprinters.of(pinned, null, "the node", name -> other).fingerprint("a b c"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> named.withWeightsDigest("XYZ")).getMessage()
             .startsWith("[weights_digest] must be the 32 lowercase hex digits of a table's digest, got [XYZ]"));
         assertEquals("[weights_digest] applies only with [weights]", assertThrows(IllegalArgumentException.class,
@@ -141,11 +141,11 @@ class FingerprintSpecTest {
         FingerprintSpec standard = FingerprintSpec.parse(Map.of("analyzer", "standard"));
         assertTrue(standard.hasBuiltInAnalyzer());
         // a lookup that knows "standard" too (Elasticsearch's own) never shadows the built-in feature analyzer
-        assertSame(FeatureAnalyzer.STANDARD.analyzer(), standard.resolveAnalyzer(name -> other));
+        assertSame(FeatureAnalyzer.STANDARD.analyzer(), Fingerprinters.analyzer(standard, name -> other));
         FingerprintSpec custom = FingerprintSpec.parse(Map.of("analyzer", "my_text"));
         assertFalse(custom.hasBuiltInAnalyzer());
-        assertSame(other, custom.resolveAnalyzer(name -> name.equals("my_text") ? other : null));
+        assertSame(other, Fingerprinters.analyzer(custom, name -> name.equals("my_text") ? other : null));
         assertEquals("[analyzer] unknown analyzer [my_text]: use one of [default, standard, whitespace] or the name of an analyzer of "
-            + "the node or the index", assertThrows(IllegalArgumentException.class, () -> custom.resolveAnalyzer(name -> null)).getMessage());
+            + "the node or the index", assertThrows(IllegalArgumentException.class, () -> Fingerprinters.analyzer(custom, name -> null)).getMessage());
     }
 }

@@ -119,7 +119,7 @@ class SimHashV2Test {
     @Test
     void specFingerprinterAndValueByValueBagsEqualTheReference() {
         // the path the field type (value by value, per document) and the processor (whole texts) take
-        TextFingerprinter fp = FingerprintSpec.parse(Map.of("version", "v2", "min_features", 2)).fingerprinter(name -> null);
+        TextFingerprinter fp = Fingerprinters.of(FingerprintSpec.parse(Map.of("version", "v2", "min_features", 2)), name -> null);
         assertEquals(FingerprintSpec.Version.V2, fp.version());
         Random r = new Random(12);
         for (int i = 0; i < 2000; i++) {
