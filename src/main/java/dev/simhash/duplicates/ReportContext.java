@@ -28,7 +28,7 @@ record ReportContext(DuplicatesTask task, DuplicatesRequest request, Client clie
     }
 
     /** Runs {@code step} now, failing the run if it throws. */
-    void run(CheckedRunnable<Exception> step) {
+    void safely(CheckedRunnable<Exception> step) {
         try {
             step.run();
         } catch (Exception e) {

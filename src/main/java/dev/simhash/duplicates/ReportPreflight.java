@@ -113,7 +113,7 @@ final class ReportPreflight {
         run.client().execute(TransportSearchAction.TYPE, check, ContextPreservingActionListener.wrapPreservingContext(new ActionListener<>() {
             @Override
             public void onResponse(SearchResponse r) {
-                run.run(() -> then.accept(false));
+                run.safely(() -> then.accept(false));
             }
 
             @Override
@@ -122,7 +122,7 @@ final class ReportPreflight {
                     run.fail().accept(e);
                     return;
                 }
-                run.run(() -> then.accept(true));
+                run.safely(() -> then.accept(true));
             }
         }, run.threadContext()));
     }

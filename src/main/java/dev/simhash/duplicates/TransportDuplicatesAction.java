@@ -174,7 +174,7 @@ public final class TransportDuplicatesAction extends HandledTransportAction<Dupl
 
         /** Grouping is CPU work of seconds for millions of documents: not on a search or transport thread. */
         private void groupElsewhere() {
-            threadPool.generic().execute(() -> run.run(this::group));
+            threadPool.generic().execute(() -> run.safely(this::group));
         }
 
         private void group() {
