@@ -4,15 +4,13 @@ import dev.simhash.core.MinHashSketch;
 import dev.simhash.threshold.Verification;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The calibration report of a sample: for each radius k, the chance that two random documents match (false-match
  * rate) and the share of edited copies found (expected recall per edit rate), and the recommended radius: the largest
- * k whose false-match rate stays within the target. Rendered as plain maps and lists for the response.
+ * k whose false-match rate stays within the target. Its {@link #statistics} are the report's typed rows.
  */
 public final class Calibration {
 
@@ -26,6 +24,20 @@ public final class Calibration {
      * match too.
      */
     public static final int SHORT_TEXT_FEATURES = 20;
+
+    /** Documents whose edited copies are fingerprinted at most (4 copies each); random pairs use the whole sample. */
+    public static final int MAX_EDITED_DOCS = 1_000;
+    /**
+     * Words of text edited at most in one request, over all edited documents (each is read 5 times: its fingerprint and 4
+     * copies): the documents are taken in the sample's order while their words fit, so that the time a request takes is
+     * bounded whatever the texts' sizes (about 10 s of one core for 2 million words; 1,000 texts of 2,000 words fit).
+     */
+    public static final long MAX_EDITED_WORDS = 2_000_000;
+    /**
+     * Words of text read at most in one request to decide which pairs are related (texts of documents with a neighbour
+     * within {@link #MAX_K} bits): beyond that, such documents are not compared by their texts.
+     */
+    public static final long MAX_COMPARED_WORDS = 16_000_000;
 
     /**
      * What was sampled.
@@ -142,152 +154,92 @@ public final class Calibration {
         return (percent == Math.rint(percent) ? String.valueOf((long) percent) : String.valueOf(percent)) + "%";
     }
 
-    private Map<String, Object> recallByRate(int k) {
-        Map<String, Object> m = new LinkedHashMap<>();
+    private List<CalibrationReport.Recall> recallByRate(int k) {
+        List<CalibrationReport.Recall> out = new ArrayList<>(edits.size());
         for (EditRecall e : edits) {
-            m.put(rateName(e.rate()), round(e.recall(k)));
+            out.add(new CalibrationReport.Recall(rateName(e.rate()), round(e.recall(k))));
         }
-        return m;
+        return out;
     }
 
-    private Map<String, Object> recallAt(double s) {
+    private List<CalibrationReport.Recall> recallAt(double s) {
         Verification rule = Verification.of(s);
-        Map<String, Object> m = new LinkedHashMap<>();
+        List<CalibrationReport.Recall> out = new ArrayList<>(verified.edits().size());
         for (EditSimilarity e : verified.edits()) {
-            m.put(rateName(e.rate()), round(e.recall(rule)));
+            out.add(new CalibrationReport.Recall(rateName(e.rate()), round(e.recall(rule))));
         }
-        return m;
+        return out;
     }
 
     /**
-     * The report as maps and lists: {@code sample}, {@code random_pairs}, {@code edits}, {@code by_k},
+     * The report's statistics: {@code sample}, {@code random_pairs}, {@code edits}, {@code by_k},
      * {@code recommendation}, with a sketch {@code by_similarity} and {@code similarity_recommendation}, and
      * {@code warnings}.
      */
-    public Map<String, Object> toMap() {
-        return toMap(List.of());
+    public CalibrationReport.Statistics statistics() {
+        return statistics(List.of());
     }
 
-    /** {@link #toMap()} with {@code moreWarnings} (about the target indices, which the sample does not know) after its own. */
-    public Map<String, Object> toMap(List<String> moreWarnings) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        Map<String, Object> sample = new LinkedHashMap<>();
-        sample.put("docs_total", counts.docsTotal());
-        sample.put("docs_with_fingerprint_total", counts.docsWithFingerprint());
-        sample.put("sampled", counts.sampled());
-        sample.put("sampled_without_fingerprint", counts.withoutFingerprint());
-        sample.put("sampled_with_text", counts.withText());
-        sample.put("texts_without_fingerprint", counts.textWithoutFingerprint());
-        sample.put("stored_fingerprint_differs", counts.storedMismatch());
-        sample.put("edited_docs", counts.edited());
-        sample.put("edited_words", counts.editedWords());
-        sample.put("texts_not_edited", counts.notEdited());
-        sample.put("texts_not_compared", counts.notCompared());
-        sample.put("median_text_chars", round(sizes.chars()));
-        sample.put("median_words", round(sizes.words()));
-        sample.put("median_features", round(sizes.features()));
-        out.put("sample", sample);
-
-        Map<String, Object> random = new LinkedHashMap<>();
-        random.put("pairs", pairs.pairs());
-        random.put("mean_distance", round(pairs.meanDistance()));
-        random.put("sd_distance", round(pairs.sdDistance()));
-        random.put("resolution", pairs.resolution());
-        random.put("related_pairs_within_" + MAX_K, pairs.relatedWithin(MAX_K));
-        random.put("related", "texts whose token bigrams (the tokens the field fingerprints, read as the field reads the text) "
-            + "have a Jaccard similarity of at least " + TextSimilarity.RELATED_JACCARD + ": near-duplicates already in the data, "
-            + "not false matches");
+    /** {@link #statistics()} with {@code moreWarnings} (about the target indices, which the sample does not know) after its own. */
+    public CalibrationReport.Statistics statistics(List<String> moreWarnings) {
+        CalibrationReport.Sample sample = new CalibrationReport.Sample(counts, round(sizes.chars()), round(sizes.words()),
+            round(sizes.features()));
         List<Long> histogram = new ArrayList<>();
         for (int d = 0; d <= 64; d++) {
             histogram.add(pairs.atDistance(d));
         }
-        random.put("pairs_at_distance", histogram);
-        out.put("random_pairs", random);
+        CalibrationReport.RandomPairsSummary random = new CalibrationReport.RandomPairsSummary(pairs.pairs(),
+            round(pairs.meanDistance()), round(pairs.sdDistance()), pairs.resolution(), MAX_K, pairs.relatedWithin(MAX_K), histogram);
 
-        List<Object> editList = new ArrayList<>();
-        for (EditRecall e : edits) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("rate", rateName(e.rate()));
-            m.put("copies", e.copies());
-            m.put("mean_words_changed", round(e.meanEdits()));
-            m.put("median_distance", e.medianDistance() < 0 ? null : e.medianDistance());
-            m.put("copies_without_fingerprint", e.withoutFingerprint());
+        List<CalibrationReport.Edits> editRows = new ArrayList<>();
+        for (int r = 0; r < edits.size(); r++) {
+            EditRecall e = edits.get(r);
+            CalibrationReport.EditSimilarities similarity = null;
             if (verified != null) {
-                EditSimilarity es = verified.edits().get(editList.size());
-                m.put("median_similarity", round(es.similarityQuantile(0.5)));
-                m.put("p5_similarity", round(es.similarityQuantile(0.05)));
-                m.put("copies_without_sketch", es.withoutSketch());
+                EditSimilarity es = verified.edits().get(r);
+                similarity = new CalibrationReport.EditSimilarities(round(es.similarityQuantile(0.5)), round(es.similarityQuantile(0.05)),
+                    es.withoutSketch());
             }
-            editList.add(m);
+            editRows.add(new CalibrationReport.Edits(rateName(e.rate()), e.copies(), round(e.meanEdits()),
+                e.medianDistance() < 0 ? null : e.medianDistance(), e.withoutFingerprint(), similarity));
         }
-        out.put("edits", editList);
 
-        List<Object> byK = new ArrayList<>();
+        List<CalibrationReport.ByK> byK = new ArrayList<>();
         for (int k = 0; k <= MAX_K; k++) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("k", k);
-            m.put("random_pairs_within", pairs.within(k));
-            m.put("related_pairs_within", pairs.relatedWithin(k));
-            m.put("observed_false_match_rate", pairs.observedRate(k));
-            double estimated = pairs.estimatedRate(k);
-            m.put("estimated_false_match_rate", Double.isNaN(estimated) ? null : estimated);
-            m.put("false_match_rate", pairs.falseMatchRate(k));
-            m.put("false_match_rate_from", from(k));
-            m.put("recall", recallByRate(k));
-            byK.add(m);
+            byK.add(new CalibrationReport.ByK(k, pairs.within(k), pairs.relatedWithin(k), pairs.observedRate(k),
+                orNull(pairs.estimatedRate(k)), pairs.falseMatchRate(k), from(k), recallByRate(k)));
         }
-        out.put("by_k", byK);
 
         int k = recommendedK();
-        Map<String, Object> rec = new LinkedHashMap<>();
-        rec.put("max_false_match_rate", target);
-        rec.put("max_distance", k < 0 ? null : k);
-        if (k >= 0) {
-            rec.put("false_match_rate", pairs.falseMatchRate(k));
-            rec.put("false_match_rate_from", from(k));
-            rec.put("recall", recallByRate(k));
+        CalibrationReport.Recommendation recommendation = new CalibrationReport.Recommendation(target, k < 0 ? null
+            : new CalibrationReport.Radius(k, pairs.falseMatchRate(k), from(k), recallByRate(k)));
+        return new CalibrationReport.Statistics(sample, random, editRows, byK, recommendation, similarity(),
+            warnings(k, moreWarnings));
+    }
+
+    /** The verified rule's rows and recommendation; null without a sketch. */
+    private CalibrationReport.Similarity similarity() {
+        if (verified == null) {
+            return null;
         }
-        out.put("recommendation", rec);
-        if (verified != null) {
-            VerifiedPairs v = verified.pairs();
-            List<Object> bySimilarity = new ArrayList<>();
-            for (double s : VerifiedPairs.GRID) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("min_similarity", s);
-                m.put("candidates", Verification.candidateRule(s));
-                m.put("radius", VerifiedPairs.radius(s));
-                m.put("random_pairs_above", v.matched(s));
-                m.put("related_pairs_above", v.relatedMatched(s));
-                m.put("observed_false_match_rate", v.observedRate(s));
-                double estimated = v.estimatedRate(s);
-                m.put("estimated_false_match_rate", Double.isNaN(estimated) ? null : estimated);
-                m.put("false_match_rate", v.falseMatchRate(s));
-                m.put("false_match_rate_from", v.falseMatchRateFrom(s));
-                m.put("recall", recallAt(s));
-                bySimilarity.add(m);
-            }
-            out.put("by_similarity", bySimilarity);
+        VerifiedPairs v = verified.pairs();
+        List<CalibrationReport.BySimilarity> rows = new ArrayList<>();
+        for (double s : VerifiedPairs.GRID) {
+            rows.add(new CalibrationReport.BySimilarity(s, Verification.candidateRule(s), VerifiedPairs.radius(s), v.matched(s),
+                v.relatedMatched(s), v.observedRate(s), orNull(v.estimatedRate(s)), v.falseMatchRate(s), v.falseMatchRateFrom(s),
+                recallAt(s)));
+        }
+        CalibrationReport.Threshold threshold = null;
+        if (!tooFewPairs()) {
             double s = recommendedMinSimilarity();
-            Map<String, Object> srec = new LinkedHashMap<>();
-            srec.put("max_false_match_rate", target);
-            if (tooFewPairs()) {
-                srec.put("min_similarity", null);
-                srec.put("chosen_by", "too_few_documents");
-                out.put("similarity_recommendation", srec);
-                out.put("warnings", warnings(k, moreWarnings));
-                return out;
-            }
-            srec.put("min_similarity", s);
-            srec.put("chosen_by", Double.isNaN(v.lowestWithin(target)) ? "default" : "lowest_within_target");
-            srec.put("candidates", Verification.candidateRule(s));
-            srec.put("radius", VerifiedPairs.radius(s));
-            srec.put("false_match_rate", v.falseMatchRate(s));
-            srec.put("false_match_rate_from", v.falseMatchRateFrom(s));
-            srec.put("recall", recallAt(s));
-            out.put("similarity_recommendation", srec);
+            threshold = new CalibrationReport.Threshold(s, Double.isNaN(v.lowestWithin(target)) ? "default" : "lowest_within_target",
+                Verification.candidateRule(s), VerifiedPairs.radius(s), v.falseMatchRate(s), v.falseMatchRateFrom(s), recallAt(s));
         }
-        out.put("warnings", warnings(k, moreWarnings));
-        return out;
+        return new CalibrationReport.Similarity(rows, new CalibrationReport.SimilarityRecommendation(target, threshold));
+    }
+
+    private static Double orNull(double v) {
+        return Double.isNaN(v) ? null : v;
     }
 
     /** Where {@link RandomPairs#falseMatchRate} comes from at k: the sample's pairs, or the normal approximation. */
@@ -325,13 +277,13 @@ public final class Calibration {
         if (counts.notEdited() > 0) {
             w.add(String.format(Locale.ROOT, "%d sampled texts were not edited: a request edits texts of at most %d words in all "
                 + "(the documents in the sample's order while their words fit), so recall is measured on %d documents (%d words)",
-                counts.notEdited(), TransportCalibrateAction.MAX_EDITED_WORDS, counts.edited(), counts.editedWords()));
+                counts.notEdited(), MAX_EDITED_WORDS, counts.edited(), counts.editedWords()));
         }
         if (counts.notCompared() > 0) {
             w.add(String.format(Locale.ROOT, "%d sampled documents within %d bits of another one were not compared by their texts "
                 + "(a request reads at most %d words for that): their pairs count as unrelated, so the false-match rates may be "
                 + "too high, never too low; lower [sample_size] for long texts", counts.notCompared(), MAX_K,
-                TransportCalibrateAction.MAX_COMPARED_WORDS));
+                MAX_COMPARED_WORDS));
         }
         if (k >= 0 && "estimate".equals(from(k))) {
             w.add(String.format(Locale.ROOT, "no unrelated pair of the sample is within %d bits; its %d pairs can show rates down to %s "

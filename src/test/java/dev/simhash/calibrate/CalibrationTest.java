@@ -5,6 +5,7 @@ import dev.simhash.core.MinHashSketch;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -46,53 +47,58 @@ class CalibrationTest {
         assertEquals("2.5%", Calibration.rateName(0.025));
     }
 
+    /** The recall per edit rate as rate name to value, in order. */
+    private static Map<String, Double> recall(List<CalibrationReport.Recall> recall) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        recall.forEach(r -> m.put(r.rate(), r.value()));
+        return m;
+    }
+
     @Test
-    @SuppressWarnings("unchecked")
     void reportOfAHandCheckedExample() {
         // the four fingerprints of RandomPairsTest: false-match rate 0.0592 at k = 0, 1/3 at k = 1, 2/3 at k = 2
         Calibration c = new Calibration(0.4, RandomPairs.of(new long[] { 0x0L, 0x1L, 0x3L, 0xfL }), recalls(), COUNTS,
             new Calibration.TextSizes(120, 30, 25), "body");
         assertEquals(1, c.recommendedK());
-        Map<String, Object> m = c.toMap();
-        Map<String, Object> rec = (Map<String, Object>) m.get("recommendation");
-        assertEquals(1, rec.get("max_distance"));
-        assertEquals(0.4, rec.get("max_false_match_rate"));
-        assertEquals("observed", rec.get("false_match_rate_from"));
-        Map<String, Object> recall = (Map<String, Object>) rec.get("recall");
+        CalibrationReport.Statistics m = c.statistics();
+        CalibrationReport.Recommendation rec = m.recommendation();
+        assertEquals(1, rec.radius().maxDistance());
+        assertEquals(0.4, rec.maxFalseMatchRate());
+        assertEquals("observed", rec.radius().falseMatchRateFrom());
+        Map<String, Double> recall = recall(rec.radius().recall());
         assertEquals(List.of("1%", "2%", "5%", "10%"), List.copyOf(recall.keySet()));
         assertEquals(0.75, recall.get("1%"));
         assertEquals(0.25, recall.get("2%"));
         assertEquals(0.0, recall.get("5%"));
         assertEquals(0.0, recall.get("10%"));
 
-        List<Map<String, Object>> byK = (List<Map<String, Object>>) m.get("by_k");
+        List<CalibrationReport.ByK> byK = m.byK();
         assertEquals(Calibration.MAX_K + 1, byK.size());
-        Map<String, Object> k4 = byK.get(4);
-        assertEquals(4, k4.get("k"));
-        assertEquals(6L, k4.get("random_pairs_within"));
-        assertEquals(1.0, k4.get("observed_false_match_rate"));
-        assertEquals(Map.of("1%", 1.0, "2%", 1.0, "5%", 0.5, "10%", 0.0), k4.get("recall"));
-        Map<String, Object> k0 = byK.get(0);
-        assertEquals("estimate", k0.get("false_match_rate_from"));
+        CalibrationReport.ByK k4 = byK.get(4);
+        assertEquals(4, k4.k());
+        assertEquals(6L, k4.randomPairsWithin());
+        assertEquals(1.0, k4.observedFalseMatchRate());
+        assertEquals(Map.of("1%", 1.0, "2%", 1.0, "5%", 0.5, "10%", 0.0), recall(k4.recall()));
+        CalibrationReport.ByK k0 = byK.get(0);
+        assertEquals("estimate", k0.falseMatchRateFrom());
 
-        List<Map<String, Object>> edits = (List<Map<String, Object>>) m.get("edits");
-        assertEquals("5%", edits.get(2).get("rate"));
-        assertEquals(4, edits.get(2).get("median_distance"));
-        assertEquals(1, edits.get(2).get("copies_without_fingerprint"));
+        List<CalibrationReport.Edits> edits = m.edits();
+        assertEquals("5%", edits.get(2).rate());
+        assertEquals(4, edits.get(2).medianDistance());
+        assertEquals(1, edits.get(2).copiesWithoutFingerprint());
         // 5, 8, none, none: the lower median (2nd) is 8
-        assertEquals(8, edits.get(3).get("median_distance"));
-        Map<String, Object> sample = (Map<String, Object>) m.get("sample");
-        assertEquals(5, sample.get("sampled"));
-        assertEquals(25.0, sample.get("median_features"));
-        assertEquals(List.of(), m.get("warnings"));
+        assertEquals(8, edits.get(3).medianDistance());
+        CalibrationReport.Sample sample = m.sample();
+        assertEquals(5, sample.counts().sampled());
+        assertEquals(25.0, sample.medianFeatures());
+        assertEquals(List.of(), m.warnings());
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void warningsForShortTextsEstimatesAndDuplicates() {
         Calibration shortTexts = new Calibration(0.1, RandomPairs.of(new long[] { 0x0L, 0x1L, 0x3L, 0xfL }), recalls(), COUNTS,
             new Calibration.TextSizes(20, 4, 7), "title");
-        List<String> w = (List<String>) shortTexts.toMap().get("warnings");
+        List<String> w = shortTexts.statistics().warnings();
         assertEquals(0, shortTexts.recommendedK());
         assertTrue(w.stream().anyMatch(s -> s.startsWith("short texts: the median text has 7")), w.toString());
         assertTrue(w.stream().anyMatch(s -> s.contains("is an estimate (normal approximation")), w.toString());
@@ -100,13 +106,12 @@ class CalibrationTest {
         Calibration dups = new Calibration(0.1, RandomPairs.of(new long[] { 5, 5, 5, 6 }), recalls(), COUNTS,
             new Calibration.TextSizes(200, 40, 60), "body");
         assertEquals(-1, dups.recommendedK());
-        Map<String, Object> m = dups.toMap();
-        assertNull(((Map<String, Object>) m.get("recommendation")).get("max_distance"));
-        assertTrue(((List<String>) m.get("warnings")).get(0).startsWith("even identical fingerprints (k = 0) are shared by 0.500 of the random pairs whose texts are not"));
+        CalibrationReport.Statistics m = dups.statistics();
+        assertNull(m.recommendation().radius());
+        assertTrue(m.warnings().get(0).startsWith("even identical fingerprints (k = 0) are shared by 0.500 of the random pairs whose texts are not"));
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void theWarningAtKZeroCarriesTheRateThatDecided() {
         // {0, 1, 3, f}: no pair at distance 0, so the observed rate is 0, but the normal approximation of the distances
         // 1, 2, 4, 1, 3, 2 puts 0.0592 of the pairs at k = 0: above a target of 0.01, and that is the figure to show
@@ -124,7 +129,7 @@ class CalibrationTest {
         }
         double expected = normalBelow((0.5 - mean) / Math.sqrt(var));
         assertEquals(0.0592, expected, 1e-4, "the hand-checked figure");
-        String warning = ((List<String>) c.toMap().get("warnings")).get(0);
+        String warning = c.statistics().warnings().get(0);
         assertTrue(warning.startsWith("even identical fingerprints (k = 0) are shared by "
             + String.format(java.util.Locale.ROOT, "%.3g", expected) + " of the random pairs"), warning);
         assertTrue(warning.contains("estimated by the normal approximation"), warning);
@@ -148,19 +153,21 @@ class CalibrationTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void withoutASketchTheReportHasNoSimilaritySection() {
         Calibration c = new Calibration(0.4, RandomPairs.of(new long[] { 0x0L, 0x1L, 0x3L, 0xfL }), recalls(), COUNTS,
             new Calibration.TextSizes(120, 30, 25), "body");
-        Map<String, Object> m = c.toMap();
+        CalibrationReport.Statistics m = c.statistics();
         assertTrue(Double.isNaN(c.recommendedMinSimilarity()));
-        assertNull(m.get("by_similarity"));
-        assertNull(m.get("similarity_recommendation"));
-        assertNull(((List<Map<String, Object>>) m.get("edits")).get(0).get("median_similarity"));
+        assertNull(m.similarity());
+        assertNull(m.edits().get(0).similarity());
+        // and so neither do its maps: the keys are absent, not null
+        Map<String, Object> map = m.toMap();
+        assertFalse(map.containsKey("by_similarity"));
+        assertFalse(map.containsKey("similarity_recommendation"));
+        assertFalse(m.edits().get(0).toMap().containsKey("median_similarity"));
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void theVerifiedRuleOfAHandCheckedExample() {
         // four documents with one fingerprint (every pair within every radius); sketches A = none set, B = 64 bits set,
         // C = bits 64..191 set, D = B: A-B 0.75, A-C 0.5, A-D 0.75, B-C 0.25, B-D 1.0, C-D 0.25 (1 - differing bits / 256)
@@ -172,63 +179,63 @@ class CalibrationTest {
         VerifiedPairs v = new VerifiedPairs(fps, sketches, dev.simhash.core.MinHashSketch.V1, (i, j) -> i == 1 && j == 3, pairs);
         Calibration c = new Calibration(0.2, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",
             new Calibration.Verified(v, similarities()));
-        Map<String, Object> m = c.toMap();
-        List<Map<String, Object>> rows = (List<Map<String, Object>>) m.get("by_similarity");
+        CalibrationReport.Statistics m = c.statistics();
+        List<CalibrationReport.BySimilarity> rows = m.similarity().rows();
         assertEquals(10, rows.size());
         // 0.5: A-B, A-C, A-D, B-D match; B-D is related: 3 false matches of 6 pairs
-        Map<String, Object> half = rows.get(0);
-        assertEquals(0.5, half.get("min_similarity"));
-        assertEquals("radius", half.get("candidates"));
-        assertEquals(16, half.get("radius"));
-        assertEquals(4L, half.get("random_pairs_above"));
-        assertEquals(1L, half.get("related_pairs_above"));
-        assertEquals(0.5, half.get("observed_false_match_rate"));
+        CalibrationReport.BySimilarity half = rows.get(0);
+        assertEquals(0.5, half.minSimilarity());
+        assertEquals("radius", half.candidates());
+        assertEquals(16, half.radius());
+        assertEquals(4L, half.randomPairsAbove());
+        assertEquals(1L, half.relatedPairsAbove());
+        assertEquals(0.5, half.observedFalseMatchRate());
         // the estimate is larger here: the simhash rate (1: all pairs share the fingerprint) times the chance, a little over
         // one half, that a pair at the related boundary (0.5) passes the sketch at 0.5
-        assertTrue((double) half.get("estimated_false_match_rate") > 0.5, half.toString());
-        assertEquals(half.get("estimated_false_match_rate"), half.get("false_match_rate"));
-        assertEquals("estimate", half.get("false_match_rate_from"));
+        assertTrue(half.estimatedFalseMatchRate() > 0.5, half.toString());
+        assertEquals(half.estimatedFalseMatchRate(), half.falseMatchRate());
+        assertEquals("estimate", half.falseMatchRateFrom());
         // 0.55..0.75: A-B, A-D, B-D: 2 of 6 false; 0.8..0.95: B-D only, related
-        Map<String, Object> r75 = rows.get(5);
-        assertEquals(0.75, r75.get("min_similarity"));
-        assertEquals(14, r75.get("radius"));
-        assertEquals(3L, r75.get("random_pairs_above"));
-        assertEquals(1.0 / 3, (double) r75.get("observed_false_match_rate"), 1e-12);
-        Map<String, Object> r80 = rows.get(6);
-        assertEquals("bands", r80.get("candidates"));
-        assertEquals(1L, r80.get("random_pairs_above"));
-        assertEquals(1L, r80.get("related_pairs_above"));
-        assertEquals(0.0, r80.get("observed_false_match_rate"));
-        assertEquals("estimate", r80.get("false_match_rate_from"));
+        CalibrationReport.BySimilarity r75 = rows.get(5);
+        assertEquals(0.75, r75.minSimilarity());
+        assertEquals(14, r75.radius());
+        assertEquals(3L, r75.randomPairsAbove());
+        assertEquals(1.0 / 3, r75.observedFalseMatchRate(), 1e-12);
+        CalibrationReport.BySimilarity r80 = rows.get(6);
+        assertEquals("bands", r80.candidates());
+        assertEquals(1L, r80.randomPairsAbove());
+        assertEquals(1L, r80.relatedPairsAbove());
+        assertEquals(0.0, r80.observedFalseMatchRate());
+        assertEquals("estimate", r80.falseMatchRateFrom());
         // recall at 0.8 (candidates by the bands): 1%: all four copies (distances <= 3, similarities >= 0.8); 2%: 3 (0.7 is below);
         // 5%: 1 (0.8 at 2 bits); 10%: none (0.6, 0.5, no fingerprint, no fingerprint)
-        assertEquals(Map.of("1%", 1.0, "2%", 0.75, "5%", 0.25, "10%", 0.0), r80.get("recall"));
+        assertEquals(Map.of("1%", 1.0, "2%", 0.75, "5%", 0.25, "10%", 0.0), recall(r80.recall()));
         // recall at 0.5 (radius 16): 10%: 0.6 at 5 bits and 0.5 at 8 bits; the copies without a fingerprint are never found
-        assertEquals(0.5, ((Map<String, Object>) rows.get(0).get("recall")).get("10%"));
+        assertEquals(0.5, recall(rows.get(0).recall()).get("10%"));
 
         // target 0.2: 0.5 (0.5) and 0.55..0.75 (1/3) are above it, 0.8 observes none and its estimate is tiny
         assertEquals(0.8, c.recommendedMinSimilarity(), 0);
-        Map<String, Object> rec = (Map<String, Object>) m.get("similarity_recommendation");
-        assertEquals(0.2, rec.get("max_false_match_rate"));
-        assertEquals(0.8, rec.get("min_similarity"));
-        assertEquals("lowest_within_target", rec.get("chosen_by"));
-        assertEquals(13, rec.get("radius"));
-        assertEquals(r80.get("recall"), rec.get("recall"));
+        CalibrationReport.SimilarityRecommendation rec = m.similarity().recommendation();
+        assertEquals(0.2, rec.maxFalseMatchRate());
+        assertEquals(0.8, rec.threshold().minSimilarity());
+        assertEquals("lowest_within_target", rec.threshold().chosenBy());
+        assertEquals(13, rec.threshold().radius());
+        assertEquals(r80.recall(), rec.threshold().recall());
 
         // similarity quantiles per rate: 10% has 0.6, 0.5, none (0), 0.2: sorted 0, 0.2, 0.5, 0.6; lower median 0.2, p5 0,
         // as a sketch estimates it (308 of 512 bins equal: 0.203125, rounded)
-        List<Map<String, Object>> edits = (List<Map<String, Object>>) m.get("edits");
-        assertEquals(0.2031, edits.get(3).get("median_similarity"));
-        assertEquals(0.0, edits.get(3).get("p5_similarity"));
-        assertEquals(1, edits.get(3).get("copies_without_sketch"));
+        List<CalibrationReport.Edits> edits = m.edits();
+        assertEquals(0.2031, edits.get(3).similarity().median());
+        assertEquals(0.0, edits.get(3).similarity().p5());
+        assertEquals(1, edits.get(3).similarity().copiesWithoutSketch());
         // 1%: 0.8, 0.9, 1, 1: lower median 0.9 (487 bins: 0.90234375, rounded)
-        assertEquals(0.9023, edits.get(0).get("median_similarity"));
+        assertEquals(0.9023, edits.get(0).similarity().median());
 
         // a target 0.4 admits 0.55 (1/3 observed, its estimate, about 0.1, is below that)
         Calibration looser = new Calibration(0.4, pairs, recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body",
             new Calibration.Verified(v, similarities()));
         assertEquals(0.55, looser.recommendedMinSimilarity(), 0);
-        List<String> w = (List<String>) looser.toMap().get("warnings");
+        List<String> w = looser.statistics().warnings();
         assertTrue(w.stream().noneMatch(x -> x.startsWith("no [min_similarity]")), w.toString());
     }
 
@@ -243,12 +250,11 @@ class CalibrationTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void warningsAboutTheTargetIndicesFollowTheSamplesOwn() {
         Calibration c = identicalTriple();
-        List<String> own = (List<String>) c.toMap().get("warnings");
+        List<String> own = c.statistics().warnings();
         assertFalse(own.isEmpty(), "this sample warns of its own");
-        List<String> all = (List<String>) c.toMap(List.of("about the indices", "and their options")).get("warnings");
+        List<String> all = c.statistics(List.of("about the indices", "and their options")).warnings();
         List<String> expected = new ArrayList<>(own);
         expected.add("about the indices");
         expected.add("and their options");
@@ -256,16 +262,15 @@ class CalibrationTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void whenNoThresholdKeepsToTheTargetTheDefaultIsRecommended() {
         // all pairs identical in fingerprint and sketch, and none related: every threshold matches all of them
         Calibration c = identicalTriple();
         assertEquals(0.8, c.recommendedMinSimilarity(), 0);
-        Map<String, Object> m = c.toMap();
-        Map<String, Object> rec = (Map<String, Object>) m.get("similarity_recommendation");
-        assertEquals("default", rec.get("chosen_by"));
-        assertEquals(1.0, rec.get("false_match_rate"));
-        List<String> w = (List<String>) m.get("warnings");
+        CalibrationReport.Statistics m = c.statistics();
+        CalibrationReport.Threshold rec = m.similarity().recommendation().threshold();
+        assertEquals("default", rec.chosenBy());
+        assertEquals(1.0, rec.falseMatchRate());
+        List<String> w = m.warnings();
         assertTrue(w.stream().anyMatch(s -> s.startsWith("no [min_similarity] from 0.5 to 0.95 keeps the false-match rate")), w.toString());
     }
 
@@ -284,16 +289,15 @@ class CalibrationTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void twoDocumentsOrFewerGiveNoRecommendationAndSaySo() {
         // one pair 40 bits apart: observed 0 at every k, and no distribution to approximate (a single distance)
         for (long[] fps : new long[][] { {}, { 0x0L }, { 0x0L, 0xFFFFFFFFFFL } }) {
             Calibration c = new Calibration(1e-6, RandomPairs.of(fps), recalls(), COUNTS, new Calibration.TextSizes(120, 30, 25), "body");
             assertTrue(c.tooFewPairs(), fps.length + " fingerprints");
             assertEquals(-1, c.recommendedK());
-            Map<String, Object> m = c.toMap();
-            assertNull(((Map<String, Object>) m.get("recommendation")).get("max_distance"), m.toString());
-            List<String> w = (List<String>) m.get("warnings");
+            CalibrationReport.Statistics m = c.statistics();
+            assertNull(m.recommendation().radius(), m.toString());
+            List<String> w = m.warnings();
             assertTrue(w.stream().anyMatch(s -> s.startsWith("too few documents: ")), w.toString());
             assertTrue(w.stream().noneMatch(s -> s.startsWith("even identical fingerprints")), w.toString());
         }
@@ -304,17 +308,16 @@ class CalibrationTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void textsLeftOutByTheWordBudgetsAreCountedAndExplained() {
         Calibration.Counts counts = new Calibration.Counts(50, 50, 50, 0, 50, 0, 0, 3, 1_900_000, 47, 12);
         Calibration c = new Calibration(1e-6, RandomPairs.of(new long[] { 0x0L, 0xFFL, 0xFFFFFFFFFFL }), recalls(), counts,
             new Calibration.TextSizes(120, 30, 25), "body");
-        Map<String, Object> m = c.toMap();
-        Map<String, Object> sample = (Map<String, Object>) m.get("sample");
-        assertEquals(1_900_000L, sample.get("edited_words"));
-        assertEquals(47, sample.get("texts_not_edited"));
-        assertEquals(12, sample.get("texts_not_compared"));
-        List<String> w = (List<String>) m.get("warnings");
+        CalibrationReport.Statistics m = c.statistics();
+        Calibration.Counts sample = m.sample().counts();
+        assertEquals(1_900_000L, sample.editedWords());
+        assertEquals(47, sample.notEdited());
+        assertEquals(12, sample.notCompared());
+        List<String> w = m.warnings();
         assertTrue(w.stream().anyMatch(s -> s.startsWith("47 sampled texts were not edited")), w.toString());
         assertTrue(w.stream().anyMatch(s -> s.startsWith("12 sampled documents within 16 bits of another one were not compared")),
             w.toString());
