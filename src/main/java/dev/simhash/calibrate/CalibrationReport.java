@@ -188,13 +188,19 @@ public record CalibrationReport(long tookMs, String field, String sourceField, L
             m.put("k", k);
             m.put("random_pairs_within", randomPairsWithin);
             m.put("related_pairs_within", relatedPairsWithin);
-            m.put("observed_false_match_rate", observedFalseMatchRate);
-            m.put("estimated_false_match_rate", estimatedFalseMatchRate);
-            m.put("false_match_rate", falseMatchRate);
-            m.put("false_match_rate_from", falseMatchRateFrom);
-            m.put("recall", Recall.toMap(recall));
+            putRates(m, observedFalseMatchRate, estimatedFalseMatchRate, falseMatchRate, falseMatchRateFrom, recall);
             return m;
         }
+    }
+
+    /** What a row of {@code by_k} and of {@code by_similarity} say alike: the false-match rates and the recall per edit rate. */
+    private static void putRates(Map<String, Object> m, double observed, Double estimated, double rate, String from,
+                                 List<Recall> recall) {
+        m.put("observed_false_match_rate", observed);
+        m.put("estimated_false_match_rate", estimated);
+        m.put("false_match_rate", rate);
+        m.put("false_match_rate_from", from);
+        m.put("recall", Recall.toMap(recall));
     }
 
     /**
@@ -251,11 +257,7 @@ public record CalibrationReport(long tookMs, String field, String sourceField, L
             m.put("radius", radius);
             m.put("random_pairs_above", randomPairsAbove);
             m.put("related_pairs_above", relatedPairsAbove);
-            m.put("observed_false_match_rate", observedFalseMatchRate);
-            m.put("estimated_false_match_rate", estimatedFalseMatchRate);
-            m.put("false_match_rate", falseMatchRate);
-            m.put("false_match_rate_from", falseMatchRateFrom);
-            m.put("recall", Recall.toMap(recall));
+            putRates(m, observedFalseMatchRate, estimatedFalseMatchRate, falseMatchRate, falseMatchRateFrom, recall);
             return m;
         }
     }

@@ -1,8 +1,9 @@
 package dev.simhash.calibrate;
 
+import dev.simhash.request.CallerSteps;
+
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.ActionRunnable;
-import org.elasticsearch.action.support.ContextPreservingActionListener;
 import org.elasticsearch.core.CheckedConsumer;
 import org.elasticsearch.core.CheckedRunnable;
 import org.elasticsearch.threadpool.ThreadPool;
@@ -23,8 +24,7 @@ final class JobSteps {
 
     /** The listener of a child request whose response the step takes. */
     <T> ActionListener<T> step(CheckedConsumer<T, Exception> step) {
-        return ContextPreservingActionListener.wrapPreservingContext(ActionListener.wrap(step, listener::onFailure),
-            threadPool.getThreadContext());
+        return CallerSteps.step(threadPool.getThreadContext(), step, listener::onFailure);
     }
 
     /** Runs the next step on the generic pool: texts are reduced and fingerprinted there, never on a search thread. */

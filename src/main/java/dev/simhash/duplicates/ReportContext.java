@@ -1,10 +1,10 @@
 package dev.simhash.duplicates;
 
 import dev.simhash.breaker.RequestMemory;
+import dev.simhash.request.CallerSteps;
 import dev.simhash.request.PointInTime;
 
 import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.action.support.ContextPreservingActionListener;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.common.util.concurrent.ThreadContext;
 import org.elasticsearch.core.CheckedConsumer;
@@ -24,7 +24,7 @@ record ReportContext(DuplicatesTask task, DuplicatesRequest request, Client clie
      * identity, whichever thread delivered the response) and turns any exception into the run's failure.
      */
     <T> ActionListener<T> step(CheckedConsumer<T, Exception> step) {
-        return ContextPreservingActionListener.wrapPreservingContext(ActionListener.wrap(step, fail::accept), threadContext);
+        return CallerSteps.step(threadContext, step, fail);
     }
 
     /** Runs {@code step} now, failing the run if it throws. */

@@ -3,10 +3,10 @@ package dev.simhash.duplicates;
 import dev.simhash.breaker.RequestMemory;
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.core.SketchBands;
+import dev.simhash.request.CallerSteps;
 import dev.simhash.threshold.Verification;
 
 import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.action.support.ContextPreservingActionListener;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.cluster.metadata.AliasMetadata;
 import org.elasticsearch.cluster.metadata.IndexAbstraction;
@@ -271,6 +271,6 @@ final class ShardedCandidates {
     }
 
     private <T> ActionListener<T> step(CheckedConsumer<T, Exception> step) {
-        return ContextPreservingActionListener.wrapPreservingContext(ActionListener.wrap(step, fail::accept), threadContext);
+        return CallerSteps.step(threadContext, step, fail);
     }
 }

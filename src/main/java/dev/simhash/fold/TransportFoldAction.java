@@ -2,6 +2,7 @@ package dev.simhash.fold;
 
 import dev.simhash.compat.CompatIndices;
 import dev.simhash.mapper.SimHashFieldType;
+import dev.simhash.request.CallerSteps;
 import dev.simhash.request.FingerprintMappings;
 import dev.simhash.request.FingerprintMappings.Fingerprints;
 import dev.simhash.threshold.ThresholdChoice;
@@ -14,7 +15,6 @@ import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.search.TransportSearchAction;
 import org.elasticsearch.action.support.ActionFilters;
-import org.elasticsearch.action.support.ContextPreservingActionListener;
 import org.elasticsearch.action.support.HandledTransportAction;
 import org.elasticsearch.client.internal.Client;
 import org.elasticsearch.client.internal.ParentTaskAssigningClient;
@@ -76,14 +76,14 @@ public final class TransportFoldAction extends HandledTransportAction<FoldReques
         }
         // the search is sent from the field-caps callback: restore the caller's context there, so it runs as the caller
         child.execute(TransportFieldCapabilitiesAction.TYPE, FingerprintMappings.request(targets, request.search().indicesOptions(),
-            fold.field()), ContextPreservingActionListener.wrapPreservingContext(ActionListener.wrap((FieldCapabilitiesResponse caps) -> {
+            fold.field()), CallerSteps.step(threadPool.getThreadContext(), (FieldCapabilitiesResponse caps) -> {
                 Fingerprints fingerprints = FingerprintMappings.checkFingerprint(caps, fold.field());
                 FoldParams fitted = fold.fitTo(ResultWindow.smallest(indices::index, caps.getIndices(), fold.window()));
                 ThresholdChoice.resolve(child, threadPool.getThreadContext(), targets, request.search().indicesOptions(), caps, fingerprints,
                     fold.field(), fitted.minSimilarityGiven() ? fitted.minSimilarity() : null, fitted.maxDistanceGiven(),
                     listener.delegateFailureAndWrap((l, verification) ->
                         search(child, request, fitted, fingerprints, verification, startNanos, l)));
-            }, listener::onFailure), threadPool.getThreadContext()));
+            }, listener::onFailure));
     }
 
     private static void search(Client client, FoldRequest request, FoldParams given, Fingerprints fingerprints, Verification verification,
