@@ -14,11 +14,6 @@ public final class CalibrationTable {
 
     private CalibrationTable() {}
 
-    /** The report's rows as Markdown tables. */
-    public static String markdown(CalibrationReport.Statistics statistics) {
-        return markdown(statistics.byK(), statistics.similarity() == null ? List.of() : statistics.similarity().rows());
-    }
-
     /**
      * The {@code by_k} and (if any) {@code by_similarity} rows as Markdown tables, separated by a blank line; the recall
      * columns are the edit rates of the first {@code by_k} row.
