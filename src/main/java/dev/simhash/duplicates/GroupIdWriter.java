@@ -1,6 +1,5 @@
 package dev.simhash.duplicates;
 
-import dev.simhash.core.DuplicateGroups;
 import dev.simhash.core.FingerprintTable;
 import dev.simhash.core.NearDuplicateComponents;
 import dev.simhash.core.SimHash;
