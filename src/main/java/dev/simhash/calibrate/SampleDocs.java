@@ -59,10 +59,6 @@ final class SampleDocs {
         }
     }
 
-    List<Doc> docs() {
-        return docs;
-    }
-
     Doc doc(int position) {
         return docs.get(position);
     }

@@ -113,7 +113,7 @@ final class TextPages {
                     continue;
                 }
                 largest = Math.max(largest, hit.getSourceRef().length());
-                String text = TransportCalibrateAction.text(XContentMapValues.extractValue(target.sourceField(), hit.getSourceAsMap()));
+                String text = text(XContentMapValues.extractValue(target.sourceField(), hit.getSourceAsMap()));
                 if (text != null) {
                     texts.put(key(hit.getIndex(), hit.getId()), text);
                     held += TEXT_OVERHEAD_BYTES + TEXT_BYTES_PER_CHAR * text.length();
@@ -141,6 +141,27 @@ final class TextPages {
                 read(positions, from + n, consumer, then);
             });
         }));
+    }
+
+    /** A source value as one text: a string, the values of an array joined by newlines (read as one token sequence), else null. */
+    static String text(Object value) {
+        if (value instanceof String s) {
+            return s;
+        }
+        if (value instanceof Number || value instanceof Boolean) {
+            return value.toString();
+        }
+        if (value instanceof List<?> list) {
+            List<String> parts = new ArrayList<>();
+            for (Object o : list) {
+                String t = o instanceof List<?> ? null : text(o);
+                if (t != null) {
+                    parts.add(t);
+                }
+            }
+            return parts.isEmpty() ? null : String.join("\n", parts);
+        }
+        return null;
     }
 
     private static String key(String index, String id) {

@@ -193,25 +193,4 @@ public final class TransportCalibrateAction extends HandledTransportAction<Calib
                 calibration.statistics(targets.warnings()));
         }
     }
-
-    /** A source value as one text: a string, the values of an array joined by newlines (read as one token sequence), else null. */
-    static String text(Object value) {
-        if (value instanceof String s) {
-            return s;
-        }
-        if (value instanceof Number || value instanceof Boolean) {
-            return value.toString();
-        }
-        if (value instanceof List<?> list) {
-            List<String> parts = new ArrayList<>();
-            for (Object o : list) {
-                String t = o instanceof List<?> ? null : text(o);
-                if (t != null) {
-                    parts.add(t);
-                }
-            }
-            return parts.isEmpty() ? null : String.join("\n", parts);
-        }
-        return null;
-    }
 }

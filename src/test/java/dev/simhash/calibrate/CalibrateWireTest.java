@@ -102,11 +102,11 @@ public class CalibrateWireTest extends ESTestCase {
     }
 
     public void testSourceValuesAsText() {
-        assertEquals("a", TransportCalibrateAction.text("a"));
-        assertEquals("a\nb\n3", TransportCalibrateAction.text(List.of("a", "b", 3)));
-        assertEquals("a", TransportCalibrateAction.text(Arrays.asList("a", null, Map.of("x", 1))));
-        assertNull(TransportCalibrateAction.text(Map.of("x", "y")));
-        assertNull(TransportCalibrateAction.text(null));
-        assertNull(TransportCalibrateAction.text(List.of()));
+        assertEquals("a", TextPages.text("a"));
+        assertEquals("a\nb\n3", TextPages.text(List.of("a", "b", 3)));
+        assertEquals("a", TextPages.text(Arrays.asList("a", null, Map.of("x", 1))));
+        assertNull(TextPages.text(Map.of("x", "y")));
+        assertNull(TextPages.text(null));
+        assertNull(TextPages.text(List.of()));
     }
 }
