@@ -36,7 +36,9 @@ import dev.simhash.ingest.SimHashProcessor;
 import dev.simhash.mapper.BandFilters;
 import dev.simhash.mapper.HexFormat;
 import dev.simhash.mapper.SimHashFieldMapper;
+import dev.simhash.query.LikedValuesAction;
 import dev.simhash.query.SimHashQueryBuilder;
+import dev.simhash.query.TransportLikedValuesAction;
 import dev.simhash.request.SketchFormatFilter;
 import dev.simhash.script.SimHashScriptEngine;
 import dev.simhash.weights.DeleteWeightsAction;
@@ -186,7 +188,8 @@ public final class SimHashPlugin extends CompatActionPlugin implements AnalysisP
             new Action<>(AsyncDuplicatesAction.INSTANCE, TransportAsyncDuplicatesAction.class),
             new Action<>(ReportGetAction.INSTANCE, TransportReportGetAction.class),
             new Action<>(ReportDeleteAction.INSTANCE, TransportReportDeleteAction.class),
-            new Action<>(ShardBandsAction.INSTANCE, TransportShardBandsAction.class));
+            new Action<>(ShardBandsAction.INSTANCE, TransportShardBandsAction.class),
+            new Action<>(LikedValuesAction.INSTANCE, TransportLikedValuesAction.class));
     }
 
     @Override

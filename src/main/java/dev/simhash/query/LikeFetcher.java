@@ -125,6 +125,22 @@ final class LikeFetcher {
             }
             return;
         }
+        // One request to the shard of the document first: authorized as a read of like.index, it checks the document as a
+        // realtime GET does and reads its values as a search does. Whatever it does not read (an alias, a document hidden,
+        // missing or not refreshed, the processor's object, no sketch where one is required, a refusal) the steps read,
+        // and they answer in their own words.
+        client.execute(LikedValuesAction.INSTANCE, new LikedValuesRequest(like.index(), like.id(), like.routing(), field),
+            ActionListener.wrap(read -> {
+                if (read.read() && (read.sketch() != null || sketchNeed != SketchNeed.REQUIRED)) {
+                    listener.onResponse(new Liked(read.hash(), read.index(), sketchNeed == SketchNeed.NONE ? null : read.sketch()));
+                } else {
+                    fetchStepwise(client, named, listener);
+                }
+            }, e -> fetchStepwise(client, named, listener)));
+    }
+
+    /** {@link #fetch} with an {@code index} naming one index or alias, step by step. */
+    private void fetchStepwise(Client client, String[] named, ActionListener<Liked> listener) {
         // A realtime GET as the caller, always first: it is authorized exactly as the caller's own GET of the document
         // would be (a search sent from inside the outer search may be authorized by the outer search's indices), and it
         // tells a deleted document from one that is only not refreshed yet. With the processor's object form, its

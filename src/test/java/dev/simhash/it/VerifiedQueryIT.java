@@ -336,6 +336,45 @@ class VerifiedQueryIT {
     }
 
     /**
+     * {@code like} with an index reads the liked document on its shard in one request: the liked index serves a realtime
+     * get for each query and no search (the steps {@code like} takes when that request reads nothing would search it), and
+     * the hits are those of the same query written with the document's hash and sketch.
+     */
+    @Test
+    void likeReadsTheLikedDocumentWithAGetAndNoSearchOfItsIndex() {
+        String liked = INDEX + "-liked";
+        rest.ok("PUT", "/" + liked, """
+            {"settings": {"number_of_shards": 2, "number_of_replicas": 0},
+             "mappings": {"properties": {"body": {"type": "text", "fields": {"simhash": {"type": "simhash"}}}}}}""");
+        String id = "d1";
+        rest.ok("PUT", "/" + liked + "/_doc/" + id + "?routing=r7&refresh=true", toJson(Map.of("body", texts.get(id))));
+        List<Map<String, Object>> extras = List.of(Map.of(), Map.of("min_similarity", 0.5), Map.of("max_distance", 12));
+        long searches = likedIndexStat(liked, "search.query_total");
+        long gets = likedIndexStat(liked, "get.total");
+        for (Map<String, Object> extra : extras) {
+            Map<String, Object> byLike = ordered("field", FIELD, "like", Map.of("index", liked, "id", id, "routing", "r7"));
+            byLike.putAll(extra);
+            Rest.Answer a = rest.post("/" + INDEX + "/_search", toJson(Map.of("query", Map.of("simhash", byLike), "size", 50)));
+            assertEquals(200, a.status(), a.toString());
+            Map<String, Object> byHash = ordered("field", FIELD, "hash", SimHash.toHex(fingerprints.get(id)));
+            if (!extra.containsKey("max_distance")) {
+                byHash.put("sketch", Base64.getEncoder().encodeToString(sketches.get(id)));
+            }
+            byHash.putAll(extra);
+            Rest.Answer b = rest.post("/" + INDEX + "/_search", toJson(Map.of("query", Map.of("simhash", byHash), "size", 50)));
+            assertEquals(Fixtures.ids(b), Fixtures.ids(a), extra + " " + a);
+            assertTrue(Fixtures.ids(a).contains(id), a.toString()); // the liked document is of another index: not excluded here
+        }
+        assertEquals(searches, likedIndexStat(liked, "search.query_total"), "searches of the liked index");
+        assertEquals(gets + extras.size(), likedIndexStat(liked, "get.total"), "gets of the liked index");
+        rest.delete("/" + liked);
+    }
+
+    private long likedIndexStat(String index, String path) {
+        return ((Number) rest.ok("GET", "/" + index + "/_stats/search,get", null).at("_all.primaries." + path)).longValue();
+    }
+
+    /**
      * {@code like} with an index pattern finds the document in the one index that holds it, and says which indices hold it
      * when several do; a {@code field} that is the text (not its {@code simhash} field) is named as such.
      */
