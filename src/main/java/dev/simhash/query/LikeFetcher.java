@@ -38,7 +38,9 @@ import java.util.Set;
 
 /**
  * Reads the fingerprint of the document a {@code simhash} query's {@code like} names, from a {@code simhash} field or
- * the processor's object, with the caller's own privileges. With {@code like.index}, a realtime GET comes first: it is
+ * the processor's object, with the caller's own privileges. With {@code like.index} naming one index, one request to the
+ * shard of the document reads the fingerprint and the sketch ({@link LikedValuesAction}); whatever it does not read, the
+ * steps below read. With {@code like.index}, a realtime GET comes first: it is
  * authorized as the caller's GET of that document would be, and a document it does not find is a 404. Then, when the
  * query may verify with the similarity sketch, one search for the id in {@code like.index} (alias filters and
  * document-level security apply) reads the fingerprint and the sketch of a {@code simhash} field together (the
