@@ -140,6 +140,31 @@ class VerifiedQuerySecurityIT {
         }
     }
 
+    /**
+     * Document-level security hides the liked document as it hides a hit: a document the role's query leaves out answers
+     * exactly as a missing one, whatever the threshold, and a document it shows is liked.
+     */
+    @Test
+    void likeOfADocumentHiddenByDocumentLevelSecurityAnswersAsAMissingOne() {
+        Rest dls = cluster.restAs("dls");
+        for (Map<String, Object> extra : List.of(Map.<String, Object>of(), Map.<String, Object>of("min_similarity", 0.5),
+            Map.<String, Object>of("max_distance", 12))) {
+            Map<String, Rest.Answer> answers = new java.util.TreeMap<>();
+            for (String id : List.of("a1", "missing", "a2")) {
+                Map<String, Object> query = ordered("field", "body.simhash", "like", Map.of("index", "vsec-a", "id", id));
+                query.putAll(extra);
+                answers.put(id, dls.post("/vsec-a/_search", toJson(Map.of("query", Map.of("simhash", query)))));
+            }
+            assertEquals(404, answers.get("missing").status(), answers.toString());
+            assertEquals(404, answers.get("a1").status(), answers.toString());
+            assertEquals(answers.get("missing").body().replace("missing", "ID"), answers.get("a1").body().replace("a1", "ID"),
+                answers.toString());
+            // the shown document is liked; the only other document it could find is the hidden one
+            assertEquals(200, answers.get("a2").status(), answers.toString());
+            assertEquals(List.of(), Fixtures.ids(answers.get("a2")), answers.toString());
+        }
+    }
+
     @AfterAll
     void stop() {
         if (cluster != null) {
