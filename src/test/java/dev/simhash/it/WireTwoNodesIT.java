@@ -115,6 +115,30 @@ class WireTwoNodesIT {
         }
     }
 
+    /**
+     * A {@code like} sent to the node without the shard reads the liked document on the node that holds it (the shard-level
+     * request and its answer cross the transport): the hits are those of its fingerprint, and the index serves one get and
+     * no search besides the query's own.
+     */
+    @Test
+    void likeReadsTheLikedDocumentOnTheNodeThatHoldsIt() {
+        long searches = indexStat("search.query_total");
+        long gets = indexStat("get.total");
+        for (int r : new int[] { 1, 2, 40 }) {
+            Rest.Answer liked = other.ok("POST", "/" + INDEX + "/_search", toJson(Map.of("size", 10,
+                "query", Map.of("simhash", Map.of("field", "fp", "like", Map.of("index", INDEX, "id", "a"), "max_distance", r)))));
+            TreeSet<String> expected = within(A, r, null);
+            expected.remove("a"); // like leaves the liked document out
+            assertEquals(expected, ids(liked), liked.toString());
+        }
+        assertEquals(searches + 3, indexStat("search.query_total"), "searches of the index: the three queries alone");
+        assertEquals(gets + 3, indexStat("get.total"), "gets of the index");
+    }
+
+    private long indexStat(String path) {
+        return ((Number) holder.ok("GET", "/" + INDEX + "/_stats/search,get", null).at("_all.primaries." + path)).longValue();
+    }
+
     /** A terms aggregation's shard result carries the field's hex format to the coordinating node: its keys as strings. */
     @Test
     void aggregationKeysComeBackInTheHexFormat() {
