@@ -349,8 +349,8 @@ class VerifiedQueryIT {
         String id = "d1";
         rest.ok("PUT", "/" + liked + "/_doc/" + id + "?routing=r7&refresh=true", toJson(Map.of("body", texts.get(id))));
         List<Map<String, Object>> extras = List.of(Map.of(), Map.of("min_similarity", 0.5), Map.of("max_distance", 12));
-        long searches = likedIndexStat(liked, "search.query_total");
-        long gets = likedIndexStat(liked, "get.total");
+        long searches = Fixtures.primariesStat(rest, liked, "search.query_total");
+        long gets = Fixtures.primariesStat(rest, liked, "get.total");
         for (Map<String, Object> extra : extras) {
             Map<String, Object> byLike = ordered("field", FIELD, "like", Map.of("index", liked, "id", id, "routing", "r7"));
             byLike.putAll(extra);
@@ -365,13 +365,9 @@ class VerifiedQueryIT {
             assertEquals(Fixtures.ids(b), Fixtures.ids(a), extra + " " + a);
             assertTrue(Fixtures.ids(a).contains(id), a.toString()); // the liked document is of another index: not excluded here
         }
-        assertEquals(searches, likedIndexStat(liked, "search.query_total"), "searches of the liked index");
-        assertEquals(gets + extras.size(), likedIndexStat(liked, "get.total"), "gets of the liked index");
+        assertEquals(searches, Fixtures.primariesStat(rest, liked, "search.query_total"), "searches of the liked index");
+        assertEquals(gets + extras.size(), Fixtures.primariesStat(rest, liked, "get.total"), "gets of the liked index");
         rest.delete("/" + liked);
-    }
-
-    private long likedIndexStat(String index, String path) {
-        return ((Number) rest.ok("GET", "/" + index + "/_stats/search,get", null).at("_all.primaries." + path)).longValue();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.simhash.it;
 
 import dev.simhash.it.support.EsCluster;
+import dev.simhash.it.support.Fixtures;
 import dev.simhash.it.support.RealNodes;
 import dev.simhash.it.support.Rest;
 
@@ -122,8 +123,8 @@ class WireTwoNodesIT {
      */
     @Test
     void likeReadsTheLikedDocumentOnTheNodeThatHoldsIt() {
-        long searches = indexStat("search.query_total");
-        long gets = indexStat("get.total");
+        long searches = Fixtures.primariesStat(holder, INDEX, "search.query_total");
+        long gets = Fixtures.primariesStat(holder, INDEX, "get.total");
         for (int r : new int[] { 1, 2, 40 }) {
             Rest.Answer liked = other.ok("POST", "/" + INDEX + "/_search", toJson(Map.of("size", 10,
                 "query", Map.of("simhash", Map.of("field", "fp", "like", Map.of("index", INDEX, "id", "a"), "max_distance", r)))));
@@ -131,12 +132,9 @@ class WireTwoNodesIT {
             expected.remove("a"); // like leaves the liked document out
             assertEquals(expected, ids(liked), liked.toString());
         }
-        assertEquals(searches + 3, indexStat("search.query_total"), "searches of the index: the three queries alone");
-        assertEquals(gets + 3, indexStat("get.total"), "gets of the index");
-    }
-
-    private long indexStat(String path) {
-        return ((Number) holder.ok("GET", "/" + INDEX + "/_stats/search,get", null).at("_all.primaries." + path)).longValue();
+        assertEquals(searches + 3, Fixtures.primariesStat(holder, INDEX, "search.query_total"),
+            "searches of the index: the three queries alone");
+        assertEquals(gets + 3, Fixtures.primariesStat(holder, INDEX, "get.total"), "gets of the index");
     }
 
     /** A terms aggregation's shard result carries the field's hex format to the coordinating node: its keys as strings. */

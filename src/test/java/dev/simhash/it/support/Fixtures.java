@@ -60,4 +60,12 @@ public final class Fixtures {
         hits.forEach(h -> out.add((String) h.get("_id")));
         return out;
     }
+
+    /**
+     * One search or get statistic of {@code index}'s primaries ({@code search.query_total}, {@code get.total}): how many
+     * shard-level searches or gets it served.
+     */
+    public static long primariesStat(Rest rest, String index, String path) {
+        return ((Number) rest.ok("GET", "/" + index + "/_stats/search,get", null).at("_all.primaries." + path)).longValue();
+    }
 }
