@@ -27,8 +27,13 @@ final class Densification {
     private static final int FEW = 18;
     /** From this many filled bins on, probing (about 512 / f table reads per empty bin). */
     private static final int MANY = 160;
+    /** Attempts tested together when probing from the table. */
+    private static final int CHUNK = 8;
     /** Attempts per bin kept in {@code PROBES} and {@code REACHED}. */
     private static final int KEPT = 64;
+
+    /** The thread's per-bin best sources, filled anew by each call that uses them. */
+    private static final ThreadLocal<int[]> BEST = ThreadLocal.withInitial(() -> new int[TABLE_BINS]);
 
     private Densification() {}
 
@@ -76,7 +81,7 @@ final class Densification {
             int cut = limit << 9;
             short[] reached = Table.REACHED;
             int[] from = Table.REACHED_FROM;
-            int[] best = new int[TABLE_BINS];
+            int[] best = BEST.get();
             java.util.Arrays.fill(best, Integer.MAX_VALUE);
             for (int word = 0; word < set.length; word++) {
                 for (long filled = set[word]; filled != 0; filled &= filled - 1) {
@@ -102,7 +107,7 @@ final class Densification {
         }
         // best[i]: (rank << 9) | source, the lowest-ranked non-empty bin of bin i's sequence seen so far
         short[] rank = Table.RANK;
-        int[] best = new int[TABLE_BINS];
+        int[] best = BEST.get();
         java.util.Arrays.fill(best, Integer.MAX_VALUE);
         for (int word = 0; word < set.length; word++) {
             for (long filled = set[word]; filled != 0; filled &= filled - 1) {
@@ -127,8 +132,20 @@ final class Densification {
      */
     private static int probeFrom(int i, int first, long[] set, int binBits) {
         short[] probes = Table.PROBES;
+        int at = i * KEPT + first;
         int end = (i + 1) * KEPT;
-        for (int at = i * KEPT + first; at < end; at++) {
+        // eight attempts at a time, without a branch per attempt: which of them name a filled bin, then the first of those
+        for (; at + CHUNK <= end; at += CHUNK) {
+            int hits = 0;
+            for (int k = 0; k < CHUNK; k++) {
+                int j = probes[at + k];
+                hits |= (int) ((set[j >>> 6] >>> j) & 1) << k;
+            }
+            if (hits != 0) {
+                return probes[at + Integer.numberOfTrailingZeros(hits)];
+            }
+        }
+        for (; at < end; at++) {
             int j = probes[at];
             if (((set[j >>> 6] >>> j) & 1) != 0) {
                 return j;

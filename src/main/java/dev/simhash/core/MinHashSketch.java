@@ -48,6 +48,16 @@ public final class MinHashSketch {
      */
     public static final double DEFAULT_MIN_SIMILARITY = 0.8;
 
+    /** Token hashes an {@link Accumulator} keeps before it folds their shingles into bins of its own. */
+    static final int CHUNK = 512;
+    /** The first size of an accumulator's chunk: a title or a paragraph needs no more. */
+    private static final int FIRST_CHUNK = 64;
+    /**
+     * The thread's bins of the sketch being computed (for 512 bins, the released size): the sketch reads, densifies and
+     * writes them within one call.
+     */
+    private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[512]);
+
     static final long SEED = 0x6D696E686173682DL; // "minhash-"
     static final long EMPTY_SEED = 0x64656E7369667921L; // "densify!"
     static final long BAND_SEED = 0x62616E64206B6579L; // "band key"
@@ -142,9 +152,18 @@ public final class MinHashSketch {
     /**
      * The bins' minima of a token sequence that arrives in parts (the values of an array field, several {@code copy_to}
      * sources): the sketch of everything added so far, equal to the sketch of all tokens at once. Not thread-safe.
+     *
+     * <p>It keeps the token hashes of the current chunk, at most {@value #CHUNK}, and computes their shingles in one loop when
+     * the sketch is asked for (or the chunk is full): a text of up to {@value #CHUNK} tokens (a paragraph, a page) costs
+     * no array of bins of its own, as the sketch is computed in the thread's scratch bins. A longer text folds each full
+     * chunk's shingles into bins of its own, so memory stays bounded whatever its length.
      */
     public final class Accumulator implements FeatureBag.TokenHashes {
-        private final Shingles shingles = new Shingles(shingle);
+        /** Token hashes of the current chunk; its first {@code shingle - 1} after a fold are the end of the previous one. */
+        private long[] hashes = new long[FIRST_CHUNK];
+        private int count;
+        /** Minima of the shingles of the chunks folded so far (those ending before the current chunk's own); null: none yet. */
+        private long[] folded;
         private long tokens;
 
         private Accumulator() {}
@@ -159,8 +178,26 @@ public final class MinHashSketch {
         /** Adds the next token by its hash (XXH3-64, seed 0, of its UTF-8 bytes), as a simhash-v2 fingerprinter reads it. */
         @Override
         public void add(long tokenHash) {
+            if (count == hashes.length) {
+                if (count < CHUNK) {
+                    hashes = Arrays.copyOf(hashes, Math.min(CHUNK, 2 * count));
+                } else {
+                    fold();
+                }
+            }
+            hashes[count++] = tokenHash;
             tokens++;
-            shingles.addToken(tokenHash);
+        }
+
+        /** Folds the full chunk's shingles into the accumulator's own bins and keeps its last tokens for the next shingles. */
+        private void fold() {
+            if (folded == null) {
+                folded = new long[bins];
+                Arrays.fill(folded, -1L); // unsigned max: no value yet
+            }
+            addShingles(folded, hashes, count);
+            System.arraycopy(hashes, count - (shingle - 1), hashes, 0, shingle - 1);
+            count = shingle - 1;
         }
 
         /** Adds the text's tokens. */
@@ -173,54 +210,51 @@ public final class MinHashSketch {
             return tokens == 0;
         }
 
-        /** The sketch of all tokens added so far, or null when there is none. */
+        /** The sketch of all tokens added so far, or null when there is none. Tokens may still be added after it. */
         public byte[] sketch() {
             if (tokens == 0) {
                 return null;
             }
-            return shingles.sketch();
+            long[] min = SCRATCH.get();
+            if (min.length != bins) {
+                min = new long[bins];
+            }
+            if (folded == null) {
+                Arrays.fill(min, -1L);
+            } else {
+                System.arraycopy(folded, 0, min, 0, bins);
+            }
+            if (tokens < shingle) {
+                // fewer tokens than a shingle: the whole sequence is the one shingle
+                long h = SEED;
+                for (int i = 0; i < count; i++) {
+                    h = mix(h ^ hashes[i]);
+                }
+                addShingle(min, mix(h + tokens));
+            } else {
+                addShingles(min, hashes, count);
+            }
+            return finish(min);
         }
     }
 
-    /** The bins' minima of the shingles of one size of a token sequence. */
-    private final class Shingles {
-        private final int w;
-        private final long[] min = new long[bins];
-        /** Hashes of the last {@code w} tokens, oldest first (while there are fewer, at the end). */
-        private final long[] recent;
-        private long tokens;
-
-        Shingles(int w) {
-            this.w = w;
-            this.recent = new long[w];
-            Arrays.fill(min, -1L); // unsigned max: no value yet
-        }
-
-        void addToken(long hash) {
-            // recent holds the last w token hashes, oldest first (shifted: w is small, and no division per token)
-            System.arraycopy(recent, 1, recent, 0, w - 1);
-            recent[w - 1] = hash;
-            tokens++;
-            if (tokens >= w) {
-                long h = SEED;
-                for (int i = 0; i < w; i++) {
-                    h = mix(h ^ recent[i]);
-                }
-                addShingle(min, mix(h + w));
+    /** The shingles that end at {@code hashes[shingle - 1 .. count - 1]}, each a run of {@code shingle} token hashes, into {@code min}. */
+    private void addShingles(long[] min, long[] hashes, int count) {
+        int w = shingle;
+        if (w == SHINGLE) {
+            // the released size, unrolled: the shingles are independent, so the processor overlaps their hashing
+            for (int s = 0; s + 3 <= count; s++) {
+                long h = mix(mix(mix(SEED ^ hashes[s]) ^ hashes[s + 1]) ^ hashes[s + 2]);
+                addShingle(min, mix(h + 3));
             }
+            return;
         }
-
-        byte[] sketch() {
-            long[] m = min.clone();
-            if (tokens < w) {
-                // fewer tokens than a shingle: the whole sequence is the one shingle (the last `tokens` entries)
-                long h = SEED;
-                for (int i = w - (int) tokens; i < w; i++) {
-                    h = mix(h ^ recent[i]);
-                }
-                addShingle(m, mix(h + tokens));
+        for (int s = 0; s + w <= count; s++) {
+            long h = SEED;
+            for (int i = s; i < s + w; i++) {
+                h = mix(h ^ hashes[i]);
             }
-            return finish(m);
+            addShingle(min, mix(h + w));
         }
     }
 
@@ -271,7 +305,17 @@ public final class MinHashSketch {
     private byte[] finish(long[] min) {
         Densification.fill(min, binBits);
         byte[] out = new byte[bytes()];
-        if (bitsPerBin == 1) {
+        if (bitsPerBin == 1 && bins % 64 == 0) {
+            // 64 bins to a little-endian long: bin i is bit i % 8 of byte i / 8
+            for (int word = 0; word < bins; word += 64) {
+                long bits = 0;
+                for (int k = 0; k < 64; k++) {
+                    int i = word + k;
+                    bits |= (mix(min[i] + i * GOLDEN) & 1) << k;
+                }
+                LITTLE_ENDIAN_LONGS.set(out, word >>> 3, bits);
+            }
+        } else if (bitsPerBin == 1) {
             for (int i = 0; i < bins; i++) {
                 out[i >>> 3] |= (byte) ((mix(min[i] + i * GOLDEN) & 1) << (i & 7));
             }
