@@ -28,7 +28,7 @@ final class Densification {
     /** From this many filled bins on, probing (about 512 / f table reads per empty bin). */
     private static final int MANY = 160;
     /** Attempts tested together when probing from the table. */
-    private static final int CHUNK = 8;
+    private static final int BATCH = 8;
     /** Attempts per bin kept in {@code PROBES} and {@code REACHED}. */
     private static final int KEPT = 64;
 
@@ -135,9 +135,9 @@ final class Densification {
         int at = i * KEPT + first;
         int end = (i + 1) * KEPT;
         // eight attempts at a time, without a branch per attempt: which of them name a filled bin, then the first of those
-        for (; at + CHUNK <= end; at += CHUNK) {
+        for (; at + BATCH <= end; at += BATCH) {
             int hits = 0;
-            for (int k = 0; k < CHUNK; k++) {
+            for (int k = 0; k < BATCH; k++) {
                 int j = probes[at + k];
                 hits |= (int) ((set[j >>> 6] >>> j) & 1) << k;
             }

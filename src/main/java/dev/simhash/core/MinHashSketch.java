@@ -226,11 +226,7 @@ public final class MinHashSketch {
             }
             if (tokens < shingle) {
                 // fewer tokens than a shingle: the whole sequence is the one shingle
-                long h = SEED;
-                for (int i = 0; i < count; i++) {
-                    h = mix(h ^ hashes[i]);
-                }
-                addShingle(min, mix(h + tokens));
+                addShingle(min, shingleHash(hashes, 0, count));
             } else {
                 addShingles(min, hashes, count);
             }
@@ -240,22 +236,18 @@ public final class MinHashSketch {
 
     /** The shingles that end at {@code hashes[shingle - 1 .. count - 1]}, each a run of {@code shingle} token hashes, into {@code min}. */
     private void addShingles(long[] min, long[] hashes, int count) {
-        int w = shingle;
-        if (w == SHINGLE) {
-            // the released size, unrolled: the shingles are independent, so the processor overlaps their hashing
-            for (int s = 0; s + 3 <= count; s++) {
-                long h = mix(mix(mix(SEED ^ hashes[s]) ^ hashes[s + 1]) ^ hashes[s + 2]);
-                addShingle(min, mix(h + 3));
-            }
-            return;
+        for (int s = 0; s + shingle <= count; s++) {
+            addShingle(min, shingleHash(hashes, s, shingle));
         }
-        for (int s = 0; s + w <= count; s++) {
-            long h = SEED;
-            for (int i = s; i < s + w; i++) {
-                h = mix(h ^ hashes[i]);
-            }
-            addShingle(min, mix(h + w));
+    }
+
+    /** The hash of the shingle of the {@code w} token hashes from {@code hashes[from]}: the spec's step 3. */
+    private static long shingleHash(long[] hashes, int from, int w) {
+        long h = SEED;
+        for (int i = from; i < from + w; i++) {
+            h = mix(h ^ hashes[i]);
         }
+        return mix(h + w);
     }
 
     private void addShingle(long[] min, long h) {
@@ -279,11 +271,7 @@ public final class MinHashSketch {
         }
         long[] out = new long[n - w + 1];
         for (int s = 0; s < out.length; s++) {
-            long h = SEED;
-            for (int i = s; i < s + w; i++) {
-                h = mix(h ^ th[i]);
-            }
-            out[s] = mix(h + w);
+            out[s] = shingleHash(th, s, w);
         }
         return out;
     }
