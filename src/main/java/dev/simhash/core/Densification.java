@@ -7,33 +7,31 @@ package dev.simhash.core;
  *
  * <p>Probing costs about {@code bins / f} table reads per empty bin when {@code f} bins are filled, each ending in a
  * branch the processor cannot predict: cheap for a long text, costly for a paragraph (tens of shingles in 512 bins) and
- * a title (a few). For 512 bins the probe sequences are fixed, so three exact ways to the same answer are kept, chosen
- * by {@code f}:
+ * a title (a few). For 512 bins the probe sequences are fixed, so two exact ways to the same answer are kept, chosen by
+ * {@code f}:
  * <ul>
  * <li>from {@value #MANY} filled bins, probing the first {@value #KEPT} attempts of each sequence from a table
- * ({@code PROBES}), hashing on in the rare case none of them is filled;</li>
- * <li>from {@value #FEW}, the other way round: each filled bin walks the list of (attempt, bin) pairs whose probe
- * reaches it ({@code REACHED}, by attempt), up to an attempt limit of about {@code 3 * 512 / f}; each empty bin keeps
- * the lowest attempt that reached it (no branch per entry), and the few that no filled bin reached within the limit
- * (about 5%) probe on from there;</li>
- * <li>below, the rank at which each bin's sequence first reaches each other bin ({@code RANK}, one row per possible
- * source): each empty bin's source is the filled bin of lowest rank, one pass over the rows of the filled bins.</li>
+ * ({@code PROBES}), eight at a time, hashing on in the rare case none of them is filled;</li>
+ * <li>below, the rank at which each bin's sequence first reaches each other bin ({@code RANKED}, one row per possible
+ * source): each empty bin's source is the filled bin of lowest rank, the minimum over the rows of the filled bins,
+ * a loop over whole rows that the compiler runs eight or sixteen bins at a time (f rows of 512: below {@value #MANY}
+ * filled bins, cheaper than probing).</li>
  * </ul>
  */
 final class Densification {
 
     private static final int TABLE_BINS = 512;
-    /** Below this many filled bins, the lowest rank among them (f rows of 512); from here on, the reached lists. */
-    private static final int FEW = 18;
-    /** From this many filled bins on, probing (about 512 / f table reads per empty bin). */
-    private static final int MANY = 160;
+    /** From this many filled bins on, probing (about 512 / f table reads per empty bin); below, the lowest rank (f rows of 512). */
+    private static final int MANY = 112;
     /** Attempts tested together when probing from the table. */
     private static final int BATCH = 8;
-    /** Attempts per bin kept in {@code PROBES} and {@code REACHED}. */
+    /** Attempts per bin kept in {@code PROBES} (a multiple of {@link #BATCH}). */
     private static final int KEPT = 64;
 
     /** The thread's per-bin best sources, filled anew by each call that uses them. */
     private static final ThreadLocal<int[]> BEST = ThreadLocal.withInitial(() -> new int[TABLE_BINS]);
+    /** The thread's filled bins as bytes (1: filled), all 0 between calls. */
+    private static final ThreadLocal<byte[]> FLAGS = ThreadLocal.withInitial(() -> new byte[TABLE_BINS]);
 
     private Densification() {}
 
@@ -41,10 +39,14 @@ final class Densification {
     static void fill(long[] min, int binBits) {
         int bins = min.length;
         long[] set = new long[(bins + 63) >>> 6];
-        for (int i = 0; i < bins; i++) {
-            // without a branch: min + 1 is 0 exactly for an empty bin (-1)
-            long e = min[i] + 1;
-            set[i >>> 6] |= ((e | -e) >>> 63) << i;
+        for (int i = 0; i < bins; i += 64) {
+            // a word at a time, kept in a register; without a branch: min + 1 is 0 exactly for an empty bin (-1)
+            long word = 0;
+            for (int k = 0, end = Math.min(64, bins - i); k < end; k++) {
+                long e = min[i + k] + 1;
+                word |= ((e | -e) >>> 63) << k;
+            }
+            set[i >>> 6] = word;
         }
         int f = 0;
         for (long word : set) {
@@ -65,90 +67,85 @@ final class Densification {
             return;
         }
         if (f >= MANY) {
+            // the filled bins as bytes too, so that a probe reads one byte (cleared again before returning)
+            byte[] flags = FLAGS.get();
+            for (int word = 0; word < set.length; word++) {
+                for (long filled = set[word]; filled != 0; filled &= filled - 1) {
+                    flags[(word << 6) | Long.numberOfTrailingZeros(filled)] = 1;
+                }
+            }
             // the empty bins of each word, one by one, without testing the others; each probes from its first attempt
             for (int word = 0; word < set.length; word++) {
                 for (long empty = ~set[word]; empty != 0; empty &= empty - 1) {
                     int i = (word << 6) | Long.numberOfTrailingZeros(empty);
-                    min[i] = min[probeFrom(i, 0, set, binBits)];
+                    min[i] = min[probeFrom(i, flags, set, binBits)];
                 }
             }
+            java.util.Arrays.fill(flags, (byte) 0);
             return;
         }
-        if (f >= FEW) {
-            // attempts below `limit` by the lists of the filled bins: an empty bin a filled bin reached at attempt a keeps
-            // the least (a << 9) | source; attempts are unique per bin, so the least attempt names one source
-            int limit = Math.min(KEPT, (3 * TABLE_BINS + f - 1) / f);
-            int cut = limit << 9;
-            short[] reached = Table.REACHED;
-            int[] from = Table.REACHED_FROM;
-            int[] best = BEST.get();
-            java.util.Arrays.fill(best, Integer.MAX_VALUE);
-            for (int word = 0; word < set.length; word++) {
-                for (long filled = set[word]; filled != 0; filled &= filled - 1) {
-                    int j = (word << 6) | Long.numberOfTrailingZeros(filled);
-                    for (int k = from[j], end = from[j + 1]; k < end; k++) {
-                        int e = reached[k];
-                        if (e >= cut) {
-                            break;
-                        }
-                        int i = e & (TABLE_BINS - 1);
-                        best[i] = Math.min(best[i], (e & ~(TABLE_BINS - 1)) | j);
-                    }
-                }
-            }
-            for (int word = 0; word < set.length; word++) {
-                for (long empty = ~set[word]; empty != 0; empty &= empty - 1) {
-                    int i = (word << 6) | Long.numberOfTrailingZeros(empty);
-                    int b = best[i];
-                    min[i] = min[b < cut ? b & (TABLE_BINS - 1) : probeFrom(i, limit, set, binBits)];
-                }
-            }
-            return;
-        }
-        // best[i]: (rank << 9) | source, the lowest-ranked non-empty bin of bin i's sequence seen so far
-        short[] rank = Table.RANK;
+        // best[i]: (rank << 9) | source, the lowest-ranked non-empty bin of bin i's sequence seen so far; the rows of the
+        // filled bins four at a time
+        int[][] ranked = Table.RANKED;
         int[] best = BEST.get();
         java.util.Arrays.fill(best, Integer.MAX_VALUE);
+        int[] a = null;
+        int[] b = null;
+        int[] c = null;
+        int pending = 0;
         for (int word = 0; word < set.length; word++) {
             for (long filled = set[word]; filled != 0; filled &= filled - 1) {
-                int j = (word << 6) | Long.numberOfTrailingZeros(filled);
-                int row = j * TABLE_BINS;
-                for (int i = 0; i < TABLE_BINS; i++) {
-                    best[i] = Math.min(best[i], (rank[row + i] << 9) | j);
+                int[] row = ranked[(word << 6) | Long.numberOfTrailingZeros(filled)];
+                switch (pending) {
+                    case 0 -> a = row;
+                    case 1 -> b = row;
+                    case 2 -> c = row;
+                    default -> lowerTo(best, a, b, c, row);
                 }
+                pending = (pending + 1) & 3;
             }
         }
-        for (int word = 0; word < set.length; word++) {
-            for (long empty = ~set[word]; empty != 0; empty &= empty - 1) {
-                int i = (word << 6) | Long.numberOfTrailingZeros(empty);
-                min[i] = min[best[i] & (TABLE_BINS - 1)];
-            }
+        if (pending > 0) {
+            lowerTo(best, a);
+        }
+        if (pending > 1) {
+            lowerTo(best, b);
+        }
+        if (pending > 2) {
+            lowerTo(best, c);
+        }
+        // a filled bin is its own source (rank 0 in its own row, every other rank one more), so one pass without a branch
+        for (int i = 0; i < TABLE_BINS; i++) {
+            min[i] = min[best[i] & (TABLE_BINS - 1)];
         }
     }
 
-    /**
-     * The first non-empty bin of bin {@code i}'s probe sequence (of 512 bins) from attempt {@code first} on (the earlier
-     * ones were empty): from the table while it lasts, then by hashing.
-     */
-    private static int probeFrom(int i, int first, long[] set, int binBits) {
+    /** {@code best[i] = min(best[i], row[i])} for every bin. */
+    private static void lowerTo(int[] best, int[] row) {
+        for (int i = 0; i < TABLE_BINS; i++) {
+            best[i] = Math.min(best[i], row[i]);
+        }
+    }
+
+    /** {@code best[i] = min(best[i], a[i], b[i], c[i], d[i])} for every bin. */
+    private static void lowerTo(int[] best, int[] a, int[] b, int[] c, int[] d) {
+        for (int i = 0; i < TABLE_BINS; i++) {
+            best[i] = Math.min(Math.min(best[i], Math.min(a[i], b[i])), Math.min(c[i], d[i]));
+        }
+    }
+
+    /** The first non-empty bin of bin {@code i}'s probe sequence (of 512 bins): from the table while it lasts, then by hashing. */
+    private static int probeFrom(int i, byte[] flags, long[] set, int binBits) {
         short[] probes = Table.PROBES;
-        int at = i * KEPT + first;
-        int end = (i + 1) * KEPT;
         // eight attempts at a time, without a branch per attempt: which of them name a filled bin, then the first of those
-        for (; at + BATCH <= end; at += BATCH) {
+        for (int at = i * KEPT, end = at + KEPT; at < end; at += BATCH) {
             int hits = 0;
             for (int k = 0; k < BATCH; k++) {
                 int j = probes[at + k];
-                hits |= (int) ((set[j >>> 6] >>> j) & 1) << k;
+                hits |= flags[j] << k;
             }
             if (hits != 0) {
                 return probes[at + Integer.numberOfTrailingZeros(hits)];
-            }
-        }
-        for (; at < end; at++) {
-            int j = probes[at];
-            if (((set[j >>> 6] >>> j) & 1) != 0) {
-                return j;
             }
         }
         return probe(i, set, binBits, KEPT);
@@ -169,15 +166,13 @@ final class Densification {
     }
 
     /**
-     * RANK[j * 512 + i]: the position at which bin i's probe sequence first reaches bin j; PROBES[i * 64 + a]: the bin of
-     * bin i's attempt a; REACHED[REACHED_FROM[j] ..< REACHED_FROM[j + 1]]: the pairs (a << 9) | i of the bins i whose
-     * attempt a (below 64) is bin j, by attempt. Built once (about two million hashes), 640 KB.
+     * RANKED[j][i]: {@code (r << 9) | j}, where r is one more than the position at which bin i's probe sequence first
+     * reaches bin j, and 0 for i = j (a filled bin is its own source); PROBES[i * 64 + a]: the bin of bin i's attempt a.
+     * Built once (about two million hashes), 1.1 MB.
      */
     private static final class Table {
-        static final short[] RANK = new short[TABLE_BINS * TABLE_BINS];
+        static final int[][] RANKED = new int[TABLE_BINS][TABLE_BINS];
         static final short[] PROBES = new short[TABLE_BINS * KEPT];
-        static final short[] REACHED = new short[TABLE_BINS * KEPT];
-        static final int[] REACHED_FROM = new int[TABLE_BINS + 1];
 
         static {
             int binBits = Integer.numberOfTrailingZeros(TABLE_BINS);
@@ -192,22 +187,9 @@ final class Densification {
                     int j = target(i, attempt, binBits);
                     if (!seen[j]) {
                         seen[j] = true;
-                        RANK[j * TABLE_BINS + i] = (short) k;
+                        RANKED[j][i] = j == i ? j : (k + 1) << 9 | j;
                         k++;
                     }
-                }
-            }
-            for (short j : PROBES) {
-                REACHED_FROM[j + 1]++;
-            }
-            for (int j = 0; j < TABLE_BINS; j++) {
-                REACHED_FROM[j + 1] += REACHED_FROM[j];
-            }
-            int[] next = java.util.Arrays.copyOf(REACHED_FROM, TABLE_BINS);
-            // attempt by attempt, so that each bin's list is in attempt order; (63 << 9) | 511 fits a short
-            for (int a = 0; a < KEPT; a++) {
-                for (int i = 0; i < TABLE_BINS; i++) {
-                    REACHED[next[PROBES[i * KEPT + a]]++] = (short) ((a << 9) | i);
                 }
             }
         }
