@@ -57,6 +57,8 @@ public final class MinHashSketch {
      * writes them within one call.
      */
     private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[512]);
+    /** The thread's bits of the 512 bins being written, one per long, used within one {@link #finish} call. */
+    private static final ThreadLocal<long[]> BITS = ThreadLocal.withInitial(() -> new long[512]);
 
     static final long SEED = 0x6D696E686173682DL; // "minhash-"
     static final long EMPTY_SEED = 0x64656E7369667921L; // "densify!"
@@ -65,6 +67,8 @@ public final class MinHashSketch {
 
     private final int shingle;
     private final int bins;
+    /** Per bin i, {@code i * GOLDEN}: what a bin's minimum is mixed with for its stored bits. */
+    private final long[] binOffsets;
     private final int binBits;
     private final int bitsPerBin;
     private final int bands;
@@ -96,6 +100,10 @@ public final class MinHashSketch {
         this.bands = bands;
         this.rows = rows;
         this.keyBytes = keyBytes;
+        this.binOffsets = new long[bins];
+        for (int i = 0; i < bins; i++) {
+            binOffsets[i] = i * GOLDEN;
+        }
     }
 
     /** Tokens per shingle (a text with fewer tokens is one shingle). */
@@ -294,12 +302,17 @@ public final class MinHashSketch {
         Densification.fill(min, binBits);
         byte[] out = new byte[bytes()];
         if (bitsPerBin == 1 && bins % 64 == 0) {
-            // 64 bins to a little-endian long: bin i is bit i % 8 of byte i / 8
+            // each bin's bit in a loop of its own (one the compiler runs several bins at a time), then 64 bins to a
+            // little-endian long: bin i is bit i % 8 of byte i / 8
+            long[] bit = bins == 512 ? BITS.get() : new long[bins];
+            long[] offset = binOffsets;
+            for (int i = 0; i < bins; i++) {
+                bit[i] = mix(min[i] + offset[i]) & 1;
+            }
             for (int word = 0; word < bins; word += 64) {
                 long bits = 0;
                 for (int k = 0; k < 64; k++) {
-                    int i = word + k;
-                    bits |= (mix(min[i] + i * GOLDEN) & 1) << k;
+                    bits |= bit[word + k] << k;
                 }
                 LITTLE_ENDIAN_LONGS.set(out, word >>> 3, bits);
             }
