@@ -30,7 +30,7 @@ final class Densification {
 
     /** The thread's per-bin best sources, filled anew by each call that uses them. */
     private static final ThreadLocal<int[]> BEST = ThreadLocal.withInitial(() -> new int[TABLE_BINS]);
-    /** The thread's filled bins as bytes (1: filled), all 0 between calls. */
+    /** The thread's filled bins as bytes (1: filled), filled anew by each call that uses them. */
     private static final ThreadLocal<byte[]> FLAGS = ThreadLocal.withInitial(() -> new byte[TABLE_BINS]);
 
     private Densification() {}
@@ -67,8 +67,9 @@ final class Densification {
             return;
         }
         if (f >= MANY) {
-            // the filled bins as bytes too, so that a probe reads one byte (cleared again before returning)
+            // the filled bins as bytes too, so that a probe reads one byte
             byte[] flags = FLAGS.get();
+            java.util.Arrays.fill(flags, (byte) 0);
             for (int word = 0; word < set.length; word++) {
                 for (long filled = set[word]; filled != 0; filled &= filled - 1) {
                     flags[(word << 6) | Long.numberOfTrailingZeros(filled)] = 1;
@@ -81,7 +82,6 @@ final class Densification {
                     min[i] = min[probeFrom(i, flags, set, binBits)];
                 }
             }
-            java.util.Arrays.fill(flags, (byte) 0);
             return;
         }
         // best[i]: (rank << 9) | source, the lowest-ranked non-empty bin of bin i's sequence seen so far; the rows of the
