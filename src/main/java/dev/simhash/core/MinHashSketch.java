@@ -57,8 +57,8 @@ public final class MinHashSketch {
      * writes them within one call.
      */
     private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[512]);
-    /** The thread's bits of the 512 bins being written, one per long, used within one {@link #finish} call. */
-    private static final ThreadLocal<long[]> BITS = ThreadLocal.withInitial(() -> new long[512]);
+    /** The thread's mixed minima of the 512 bins being written ({@link #finish}), used within one call. */
+    private static final ThreadLocal<long[]> MIXED = ThreadLocal.withInitial(() -> new long[512]);
 
     static final long SEED = 0x6D696E686173682DL; // "minhash-"
     static final long EMPTY_SEED = 0x64656E7369667921L; // "densify!"
@@ -301,29 +301,26 @@ public final class MinHashSketch {
     private byte[] finish(long[] min) {
         Densification.fill(min, binBits);
         byte[] out = new byte[bytes()];
+        // each bin's mixed minimum in a loop of its own (one the compiler runs several bins at a time); its low bits are the
+        // bin's stored bits
+        long[] mixed = bins == 512 ? MIXED.get() : new long[bins];
+        long[] offset = binOffsets;
+        for (int i = 0; i < bins; i++) {
+            mixed[i] = mix(min[i] + offset[i]);
+        }
         if (bitsPerBin == 1 && bins % 64 == 0) {
-            // each bin's bit in a loop of its own (one the compiler runs several bins at a time), then 64 bins to a
-            // little-endian long: bin i is bit i % 8 of byte i / 8
-            long[] bit = bins == 512 ? BITS.get() : new long[bins];
-            long[] offset = binOffsets;
-            for (int i = 0; i < bins; i++) {
-                bit[i] = mix(min[i] + offset[i]) & 1;
-            }
+            // 64 bins to a little-endian long: bin i is bit i % 8 of byte i / 8
             for (int word = 0; word < bins; word += 64) {
                 long bits = 0;
                 for (int k = 0; k < 64; k++) {
-                    bits |= bit[word + k] << k;
+                    bits |= (mixed[word + k] & 1) << k;
                 }
                 LITTLE_ENDIAN_LONGS.set(out, word >>> 3, bits);
-            }
-        } else if (bitsPerBin == 1) {
-            for (int i = 0; i < bins; i++) {
-                out[i >>> 3] |= (byte) ((mix(min[i] + i * GOLDEN) & 1) << (i & 7));
             }
         } else {
             long mask = (1L << bitsPerBin) - 1;
             for (int i = 0; i < bins; i++) {
-                writeBits(out, i * bitsPerBin, bitsPerBin, mix(min[i] + i * GOLDEN) & mask);
+                writeBits(out, i * bitsPerBin, bitsPerBin, mixed[i] & mask);
             }
         }
         int at = binBytes();
